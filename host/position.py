@@ -1,0 +1,453 @@
+"""The position: tiles on an unbounded board, turns with forced play, wins, and legal moves.
+
+This is the ground truth of the project: the gateware, the search and the host client are all
+checked against it. Cells are ``(x, y)`` with x growing east and y growing south; the first tile
+sits at ``(0, 0)``. The board is a dict, so it has no edge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable, Iterator
+
+from .errors import IllegalMoveError
+from .notation import Move
+from .tiles import EAST, NORTH, SOUTH, STEP, WEST, Colour, Symbol, Tile
+
+__all__ = [
+    "Box",
+    "Constraint",
+    "Outcome",
+    "Position",
+    "Turn",
+    "Variant",
+]
+
+
+class Variant(enum.Enum):
+    """Unlimited Trax (tournaments, contests) or the limited 8x8 game with its draw."""
+
+    UNLIMITED = "unlimited"
+    LIMITED_8X8 = "8x8"
+
+
+LIMIT_8X8 = 8
+LINE_SPAN = 8  # a line needs a box at least this many tiles across
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Box:
+    """The bounding box of the tiles in play, inclusive."""
+
+    min_x: int
+    min_y: int
+    max_x: int
+    max_y: int
+
+    @property
+    def width(self) -> int:
+        return self.max_x - self.min_x + 1
+
+    @property
+    def height(self) -> int:
+        return self.max_y - self.min_y + 1
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``winner`` is None for a draw; ``reason`` is 'loop', 'line' or 'draw'."""
+
+    winner: Colour | None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return "draw"
+        return f"{self.winner.word}-{self.reason}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Turn:
+    """What one move did: the tile played, then the forced tiles in the order they were filled."""
+
+    move: Move
+    mover: Colour
+    placed: tuple[tuple[tuple[int, int], Tile], ...]
+    outcome: Outcome | None
+
+    @property
+    def forced(self) -> tuple[tuple[tuple[int, int], Tile], ...]:
+        return self.placed[1:]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Constraint:
+    """What the neighbours of an empty cell demand: edges with a neighbour, and which are white."""
+
+    known: int
+    white: int
+
+    @property
+    def fitting(self) -> frozenset[Tile]:
+        """The placed tiles that match every neighbour (empty when the cell is dead)."""
+        return frozenset(FITTING[self.known][self.white])
+
+    @property
+    def forced(self) -> Tile | None:
+        code = FORCED[self.known][self.white]
+        return None if code in (0, DEAD) else Tile(code)
+
+    @property
+    def dead(self) -> bool:
+        """Three or more edges of one colour enter the cell: no tile can ever go there."""
+        return FORCED[self.known][self.white] == DEAD
+
+
+# --- Tables over (known, white) edge masks, shared in spirit with hdl/legality.py -------------
+
+DEAD = -1
+
+
+def _forced_code(known: int, white: int) -> int:
+    whites = bin(white).count("1")
+    blacks = bin(known & ~white).count("1")
+    if whites >= 3 or blacks >= 3:
+        return DEAD
+    if whites == 2:
+        return white
+    if blacks == 2:
+        return (known & ~white) ^ 0b1111
+    return 0
+
+
+FORCED = [[_forced_code(k, w) if w & ~k == 0 else 0 for w in range(16)] for k in range(16)]
+FITTING = [
+    [tuple(t for t in Tile if (t & k) == w) if w & ~k == 0 else () for w in range(16)]
+    for k in range(16)
+]
+_FIT_SYMBOL = [
+    [
+        {s: next((t for t in s.variants if (t & k) == w), None) for s in Symbol}
+        if w & ~k == 0
+        else {}
+        for w in range(16)
+    ]
+    for k in range(16)
+]
+_EXIT = {t: tuple(t.exit(d) for d in range(4)) for t in Tile}
+_SYMBOL_ORDER = (Symbol.CROSS, Symbol.SLASH, Symbol.BACKSLASH)
+_FIRST_MOVES = (Move(0, 0, Symbol.CROSS), Move(0, 0, Symbol.SLASH))
+
+
+class Position:
+    """A Trax position with move history; mutable, in the style of ``chess.Board``.
+
+    ``play()`` applies a move with all its forced plays and raises :class:`IllegalMoveError`
+    (leaving the position unchanged) when the rules forbid it; ``pop()`` takes the last move back.
+    """
+
+    def __init__(self, variant: Variant = Variant.UNLIMITED) -> None:
+        self.variant = variant
+        self.tiles: dict[tuple[int, int], Tile] = {}
+        self.box: Box | None = None
+        self.outcome: Outcome | None = None
+        self.turns: list[Turn] = []
+        self._undo: list[tuple[Box | None, Outcome | None]] = []
+
+    # --- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_moves(
+        cls, moves: Iterable[str | Move], variant: Variant = Variant.UNLIMITED
+    ) -> Position:
+        """The position after ``moves`` (notation strings or :class:`Move`)."""
+        position = cls(variant)
+        for move in moves:
+            position.play(move)
+        return position
+
+    def copy(self) -> Position:
+        other = Position(self.variant)
+        other.tiles = dict(self.tiles)
+        other.box = self.box
+        other.outcome = self.outcome
+        other.turns = list(self.turns)
+        other._undo = list(self._undo)
+        return other
+
+    # --- queries -----------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> Colour:
+        """The colour to move: white on odd plies (the first move), black on even."""
+        return Colour.WHITE if len(self.turns) % 2 == 0 else Colour.BLACK
+
+    @property
+    def ply(self) -> int:
+        return len(self.turns)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def cell_of(self, move: Move) -> tuple[int, int]:
+        """The board cell a move names, relative to the current box."""
+        if self.box is None:
+            return (move.column, move.row)
+        return (self.box.min_x - 1 + move.column, self.box.min_y - 1 + move.row)
+
+    def move_at(self, cell: tuple[int, int], symbol: Symbol) -> Move:
+        """The notation of playing ``symbol`` at ``cell`` (which may be outside the box)."""
+        if self.box is None:
+            return Move(cell[0], cell[1], symbol)
+        return Move(cell[0] - self.box.min_x + 1, cell[1] - self.box.min_y + 1, symbol)
+
+    def constraint(self, cell: tuple[int, int]) -> Constraint:
+        """The edge colours the neighbours of ``cell`` present to it."""
+        return Constraint(*self._constraint(*cell))
+
+    def frontier(self) -> list[tuple[int, int]]:
+        """Empty cells sharing an edge with a tile, in row-major order (y, then x)."""
+        tiles = self.tiles
+        cells = set()
+        for x, y in tiles:
+            for dx, dy in STEP:
+                c = (x + dx, y + dy)
+                if c not in tiles:
+                    cells.add(c)
+        return sorted(cells, key=lambda c: (c[1], c[0]))
+
+    # --- playing -----------------------------------------------------------------------------
+
+    def play(self, move: str | Move) -> Turn:
+        """Apply ``move`` with its forced plays; raise :class:`IllegalMoveError` if forbidden."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.outcome is not None:
+            raise IllegalMoveError(move, f"the game is over ({self.outcome})")
+        if self.box is None:
+            if move not in _FIRST_MOVES:
+                raise IllegalMoveError(move, "first move must be @0+ or @0/")
+            x, y = 0, 0
+            self.tiles[(x, y)] = move.symbol.variants[0]  # white N-S or N-W: black to the east
+            result = [(x, y)]
+        else:
+            x, y = self.cell_of(move)
+            result = self._apply(x, y, move.symbol)
+        if isinstance(result, str):
+            raise IllegalMoveError(move, result)
+        mover = self.turn
+        self._undo.append((self.box, self.outcome))
+        self.box = _grow(self.box, x, y)
+        outcome = self._judge(result, mover)
+        placed = tuple((c, self.tiles[c]) for c in result)
+        turn = Turn(move, mover, placed, outcome)
+        self.turns.append(turn)
+        self.outcome = outcome
+        if outcome is None and self.variant is Variant.LIMITED_8X8 and not self.legal_moves():
+            self.outcome = Outcome(None, "draw")
+            self.turns[-1] = dataclasses.replace(turn, outcome=self.outcome)
+        return self.turns[-1]
+
+    def pop(self) -> Turn:
+        """Take back the last move."""
+        turn = self.turns.pop()
+        self.box, self.outcome = self._undo.pop()
+        for cell, _tile in turn.placed:
+            del self.tiles[cell]
+        return turn
+
+    def is_legal(self, move: str | Move) -> bool:
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.outcome is not None:
+            return False
+        if self.box is None:
+            return move in _FIRST_MOVES
+        x, y = self.cell_of(move)
+        result = self._apply(x, y, move.symbol)
+        if isinstance(result, str):
+            return False
+        self._remove(result)
+        return True
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, aliases included, in row-major cell order then ``+ / \\``."""
+        if self.outcome is not None:
+            return []
+        if self.box is None:
+            return list(_FIRST_MOVES)
+        moves = []
+        for cell in self.frontier():
+            for symbol in self._legal_symbols(*cell):
+                moves.append(self.move_at(cell, symbol))
+        return moves
+
+    def count_legal_moves(self) -> int:
+        if self.outcome is not None:
+            return 0
+        if self.box is None:
+            return len(_FIRST_MOVES)
+        return sum(len(self._legal_symbols(*cell)) for cell in self.frontier())
+
+    def perft(self, depth: int) -> int:
+        """The number of legal move sequences of length ``depth`` (a won game has no children)."""
+        if depth <= 0:
+            return 1
+        if depth == 1:
+            return self.count_legal_moves()
+        total = 0
+        for move in self.legal_moves():
+            self.play(move)
+            total += self.perft(depth - 1)
+            self.pop()
+        return total
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _constraint(self, x: int, y: int) -> tuple[int, int]:
+        tiles = self.tiles
+        known = white = 0
+        t = tiles.get((x, y - 1))
+        if t is not None:
+            known |= 1
+            white |= (t >> 2) & 1
+        t = tiles.get((x + 1, y))
+        if t is not None:
+            known |= 2
+            white |= ((t >> 3) & 1) << 1
+        t = tiles.get((x, y + 1))
+        if t is not None:
+            known |= 4
+            white |= (t << 2) & 4
+        t = tiles.get((x - 1, y))
+        if t is not None:
+            known |= 8
+            white |= (t << 2) & 8
+        return known, white
+
+    def _legal_symbols(self, x: int, y: int) -> list[Symbol]:
+        known, white = self._constraint(x, y)
+        fits = _FIT_SYMBOL[known][white]
+        symbols = []
+        for symbol in _SYMBOL_ORDER:
+            if fits.get(symbol) is None:
+                continue
+            result = self._apply(x, y, symbol)
+            if not isinstance(result, str):
+                self._remove(result)
+                symbols.append(symbol)
+        return symbols
+
+    def _remove(self, cells: list[tuple[int, int]]) -> None:
+        for cell in cells:
+            del self.tiles[cell]
+
+    def _apply(self, x: int, y: int, symbol: Symbol) -> list[tuple[int, int]] | str:
+        """Place a tile and fill forced cells; return the filled cells, or why it is illegal.
+
+        On an illegal move the board is left as it was. The box is not updated here.
+        """
+        tiles = self.tiles
+        if (x, y) in tiles:
+            return "cell occupied"
+        known, white = self._constraint(x, y)
+        if not known:
+            return "not adjacent to any tile"
+        tile = _FIT_SYMBOL[known][white][symbol]
+        if tile is None:
+            return "colours do not match"
+        if self.variant is Variant.LIMITED_8X8:
+            box = _grow(self.box, x, y)
+            if box.width > LIMIT_8X8 or box.height > LIMIT_8X8:
+                return "outside the 8x8 area"
+        tiles[(x, y)] = tile
+        placed = [(x, y)]
+        i = 0
+        while i < len(placed):
+            cx, cy = placed[i]
+            i += 1
+            for dx, dy in STEP:
+                n = (cx + dx, cy + dy)
+                if n in tiles:
+                    continue
+                k, w = self._constraint(*n)
+                code = FORCED[k][w]
+                if code == 0:
+                    continue
+                if code == DEAD:
+                    self._remove(placed)
+                    return f"three same-colour tracks meet at ({n[0]}, {n[1]})"
+                tiles[n] = Tile(code)
+                placed.append(n)
+        return placed
+
+    def _judge(self, placed: list[tuple[int, int]], mover: Colour) -> Outcome | None:
+        """Loops and lines completed by this turn (only tracks through new tiles can be new)."""
+        completed: dict[Colour, str] = {}
+        for colour in (Colour.WHITE, Colour.BLACK):
+            seen: set[tuple[int, int]] = set()
+            for cell in placed:
+                if cell in seen:
+                    continue
+                kind = self._track(cell, colour, seen)
+                if kind == "loop" or (kind == "line" and colour not in completed):
+                    completed[colour] = kind
+        if mover in completed:
+            return Outcome(mover, completed[mover])
+        if mover.other in completed:
+            return Outcome(mover.other, completed[mover.other])
+        return None
+
+    def _track(self, cell: tuple[int, int], colour: Colour, seen: set) -> str | None:
+        """Follow the ``colour`` track through ``cell``: 'loop', 'line' or None."""
+        tiles = self.tiles
+        tile = tiles[cell]
+        bit = 1 if colour is Colour.WHITE else 0
+        starts = [d for d in range(4) if ((tile >> d) & 1) == bit]
+        ends = []
+        seen.add(cell)
+        for start in starts:
+            (x, y), d = cell, start
+            while True:
+                dx, dy = STEP[d]
+                nxt = (x + dx, y + dy)
+                t = tiles.get(nxt)
+                if t is None:
+                    ends.append((x, y, d))
+                    break
+                if nxt == cell:
+                    return "loop"
+                seen.add(nxt)
+                d = _EXIT[t][d ^ 2]
+                x, y = nxt
+        return "line" if self._is_line(ends) else None
+
+    def _is_line(self, ends: list[tuple[int, int, int]]) -> bool:
+        box = self.box
+        (x1, y1, d1), (x2, y2, d2) = ends
+        if box.width >= LINE_SPAN and {d1, d2} == {WEST, EAST}:
+            west, east = (x1, x2) if d1 == WEST else (x2, x1)
+            if west == box.min_x and east == box.max_x:
+                return True
+        if box.height >= LINE_SPAN and {d1, d2} == {NORTH, SOUTH}:
+            north, south = (y1, y2) if d1 == NORTH else (y2, y1)
+            if north == box.min_y and south == box.max_y:
+                return True
+        return False
+
+    def __iter__(self) -> Iterator[tuple[tuple[int, int], Tile]]:
+        return iter(self.tiles.items())
+
+    def __repr__(self) -> str:
+        moves = " ".join(str(t.move) for t in self.turns)
+        return f"Position.from_moves({moves.split()!r})"
+
+
+def _grow(box: Box | None, x: int, y: int) -> Box:
+    if box is None:
+        return Box(x, y, x, y)
+    if box.min_x <= x <= box.max_x and box.min_y <= y <= box.max_y:
+        return box
+    return Box(min(box.min_x, x), min(box.min_y, y), max(box.max_x, x), max(box.max_y, y))
