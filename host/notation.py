@@ -50,7 +50,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse one move such as ``@0+``, ``B1\\`` or ``AA12/``; raise :class:`InvalidMoveError`."""
+        """Parse a move such as ``@0+``, ``B1\\`` or ``AA12/``; raise :class:`InvalidMoveError`."""
         if not isinstance(text, str):
             raise TypeError(f"move text must be a str, not {text!r}")
         if not text:

@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, TraxError
 from .notation import Move
 from .tiles import EAST, NORTH, SOUTH, STEP, WEST, Colour, Symbol, Tile
 
@@ -153,6 +153,7 @@ class Position:
         self.box: Box | None = None
         self.outcome: Outcome | None = None
         self.turns: list[Turn] = []
+        self.first_mover = Colour.WHITE
         self._undo: list[tuple[Box | None, Outcome | None]] = []
 
     # --- construction ------------------------------------------------------------------------
@@ -167,8 +168,50 @@ class Position:
             position.play(move)
         return position
 
+    @classmethod
+    def from_tiles(
+        cls,
+        tiles: dict[tuple[int, int], Tile],
+        turn: Colour = Colour.WHITE,
+        variant: Variant = Variant.UNLIMITED,
+    ) -> Position:
+        """A position set up from its tiles (e.g. a diagram), with ``turn`` to move.
+
+        Raises :class:`TraxError` unless the tiles form a position a game could reach: one
+        connected group whose edges all match, with no forced or dead cell left.
+        """
+        position = cls(variant)
+        position.first_mover = turn
+        if not tiles:
+            return position
+        position.tiles = {cell: Tile(tile) for cell, tile in tiles.items()}
+        xs = [x for x, _ in tiles]
+        ys = [y for _, y in tiles]
+        position.box = Box(min(xs), min(ys), max(xs), max(ys))
+        for (x, y), tile in position.tiles.items():
+            known, white = position._constraint(x, y)
+            if (tile & known) != white:
+                raise TraxError(f"the tile at {position._cell_name((x, y))} mismatches a neighbour")
+        for cell in position.frontier():
+            known, white = position._constraint(*cell)
+            if FORCED[known][white]:
+                raise TraxError(f"cell {position._cell_name(cell)} is forced but empty")
+        start = next(iter(position.tiles))
+        reached, todo = {start}, [start]
+        while todo:
+            x, y = todo.pop()
+            for dx, dy in STEP:
+                n = (x + dx, y + dy)
+                if n in position.tiles and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+        if len(reached) != len(position.tiles):
+            raise TraxError("the tiles are not one connected group")
+        return position
+
     def copy(self) -> Position:
         other = Position(self.variant)
+        other.first_mover = self.first_mover
         other.tiles = dict(self.tiles)
         other.box = self.box
         other.outcome = self.outcome
@@ -180,8 +223,8 @@ class Position:
 
     @property
     def turn(self) -> Colour:
-        """The colour to move: white on odd plies (the first move), black on even."""
-        return Colour.WHITE if len(self.turns) % 2 == 0 else Colour.BLACK
+        """The colour to move: white makes the first move of a game."""
+        return self.first_mover if len(self.turns) % 2 == 0 else self.first_mover.other
 
     @property
     def ply(self) -> int:
@@ -291,6 +334,70 @@ class Position:
             return len(_FIRST_MOVES)
         return sum(len(self._legal_symbols(*cell)) for cell in self.frontier())
 
+    def forced_rounds(
+        self, move: str | Move
+    ) -> tuple[list[list[tuple[tuple[int, int], Tile]]], str | None]:
+        """The turn as the gateware computes it: the placed tile, then all forced cells at once.
+
+        Returns ``(rounds, reason)``: ``rounds[0]`` is the played tile, ``rounds[k]`` the cells
+        forced in round k (row-major order), and ``reason`` is None for a legal turn or why it
+        is illegal (the last round is then the one that failed). The position is not changed.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.box is None or self.outcome is not None:
+            legal = self.is_legal(move)
+            tile = move.symbol.variants[0]
+            return ([[((0, 0), tile)]] if legal else []), (None if legal else "not a legal move")
+        x, y = self.cell_of(move)
+        result = self._apply(x, y, move.symbol)
+        if isinstance(result, str) and not result.startswith("three"):
+            return [], result
+        if not isinstance(result, str):
+            self._remove(result)
+        tile = _FIT_SYMBOL[self._constraint(x, y)[0]][self._constraint(x, y)[1]][move.symbol]
+        tiles = self.tiles
+        tiles[(x, y)] = tile
+        rounds = [[((x, y), tile)]]
+        added = [(x, y)]
+        reason = None
+        while True:
+            todo = sorted(
+                {
+                    (cx + dx, cy + dy)
+                    for cx, cy in (cell for cell, _ in rounds[-1])
+                    for dx, dy in STEP
+                    if (cx + dx, cy + dy) not in tiles
+                },
+                key=lambda c: (c[1], c[0]),
+            )
+            codes = [(cell, FORCED[k][w]) for cell in todo for k, w in [self._constraint(*cell)]]
+            dead = [cell for cell, code in codes if code == DEAD]
+            fresh = [(cell, Tile(code)) for cell, code in codes if code not in (0, DEAD)]
+            if dead:
+                reason = f"three same-colour tracks would meet at {self._cell_name(dead[0])}"
+                rounds.append(fresh)
+                break
+            if not fresh:
+                break
+            for cell, t in fresh:
+                tiles[cell] = t
+                added.append(cell)
+            rounds.append(fresh)
+            clash = next(
+                (
+                    cell
+                    for cell, t in fresh
+                    if (t & self._constraint(*cell)[0]) != self._constraint(*cell)[1]
+                ),
+                None,
+            )
+            if clash is not None:
+                reason = f"two forced tiles disagree next to {self._cell_name(clash)}"
+                break
+        self._remove(added)
+        return rounds, reason
+
     def perft(self, depth: int) -> int:
         """The number of legal move sequences of length ``depth`` (a won game has no children)."""
         if depth <= 0:
@@ -340,6 +447,11 @@ class Position:
                 symbols.append(symbol)
         return symbols
 
+    def _cell_name(self, cell: tuple[int, int]) -> str:
+        """A cell in the notation's terms (column and row relative to the box before the move)."""
+        move = self.move_at(cell, Symbol.CROSS)
+        return str(move)[:-1]
+
     def _remove(self, cells: list[tuple[int, int]]) -> None:
         for cell in cells:
             del self.tiles[cell]
@@ -378,7 +490,7 @@ class Position:
                     continue
                 if code == DEAD:
                     self._remove(placed)
-                    return f"three same-colour tracks meet at ({n[0]}, {n[1]})"
+                    return f"three same-colour tracks would meet at {self._cell_name(n)}"
                 tiles[n] = Tile(code)
                 placed.append(n)
         return placed

@@ -103,7 +103,11 @@ _SYMBOL = {tile: symbol for symbol, pair in _VARIANTS.items() for tile in pair}
 def _exits(mask: int) -> tuple[int, int, int, int]:
     ends = []
     for direction in DIRECTIONS:
-        same = [d for d in DIRECTIONS if d != direction and ((mask >> d) & 1) == ((mask >> direction) & 1)]
+        same = [
+            d
+            for d in DIRECTIONS
+            if d != direction and ((mask >> d) & 1) == ((mask >> direction) & 1)
+        ]
         ends.append(same[0])
     return tuple(ends)
 

@@ -1,0 +1,87 @@
+"""The `trax` command's engine subcommands, in the exact forms used to check the engine."""
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from trax_fpga.host.cli import main
+
+
+def run(argv, stdin="", monkeypatch=None, capsys=None):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_perft_prints_depth_and_count(monkeypatch, capsys):
+    status, out, _ = run(["perft", "3"], monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 0
+    assert out.splitlines() == ["1 2", "2 24", "3 432"]
+
+
+def test_judge_skips_blank_and_comment_lines_and_reads_after_the_last_bar(monkeypatch, capsys):
+    games = "\n".join(
+        [
+            "# a comment",
+            "",
+            "1 | black-loop | @0/ A2\\ B1\\",
+            "@0+ A1+",
+            "@0+ a1+",
+            "@0/ A2\\ B1\\ @1+",
+            "@0+ B1+",
+            "x | y | @0+ B1+ C1+ D1+ E1+ F1+ G1+ H1+",
+        ]
+    )
+    status, out, _ = run(["judge"], games, monkeypatch, capsys)
+    assert status == 0
+    assert out.splitlines() == [
+        "black-loop",
+        "illegal 2",
+        "invalid 2",
+        "illegal 4",
+        "none",
+        "black-line",
+    ]
+
+
+def test_judge_8x8_draw(monkeypatch, capsys):
+    game = (
+        "@0+ A0/ B2\\ C1/ C0/ @2/ B4\\ D4/ E1+ A4/ @2/ G3+ D1\\ E0+ @2+ B1/ A4+ E6\\ D1+ F0+ "
+        "C1/ F0+ C1+ G3/ B7/ B8+ H2+ A8+ E1\\ H1\\ H4+"
+    )
+    assert run(["judge", "--variant", "8x8"], game, monkeypatch, capsys)[1] == "draw\n"
+    assert run(["judge"], game, monkeypatch, capsys)[1] == "none\n"
+
+
+def test_show_prints_the_position(monkeypatch, capsys):
+    status, out, _ = run(["show", "@0+", "B1/"], monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 0
+    assert "╱" in out and "white to move" in out
+    status, out, _ = run(["show", "--ascii", "@0/", "A2\\", "B1\\"], "", monkeypatch, capsys)
+    assert "+" in out and "game over: black-loop" in out
+
+
+def test_errors_are_one_line_with_exit_status_1(monkeypatch, capsys):
+    status, _out, err = run(["show", "@0+", "C1+"], monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 1
+    assert err == "trax: error: illegal move C1+: not adjacent to any tile\n"
+
+
+def test_bad_arguments_exit_with_status_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["perft", "zero"])
+    assert info.value.code == 2
+    assert "expected a whole number" in capsys.readouterr().err
+
+
+def test_the_installed_command_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "trax_fpga.host.cli", "perft", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout == "1 2\n2 24\n"
