@@ -1,0 +1,123 @@
+"""The UART bridge: a registered rx->tx loopback echoes long streams through stdin and a pty."""
+
+import os
+import random
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import serial
+from amaranth.hdl import Module
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from trax_fpga.sim.uart_bridge import (
+    bridge_command,
+    open_simulated_port,
+    simulated_port,
+    stop_bridge,
+)
+from trax_fpga.sim.verilator import Model, build
+
+CLK_HZ = 12_000_000
+BAUD = 115_200  # 104 cycles per bit
+
+
+class Loopback(wiring.Component):
+    """tx follows rx one clock later: every byte echoes."""
+
+    rx: In(1, init=1)
+    tx: Out(1, init=1)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.sync += self.tx.eq(self.rx)
+        return m
+
+
+@pytest.fixture(scope="module")
+def loopback():
+    return build(Loopback())
+
+
+def random_bytes(seed, count):
+    return random.Random(seed).randbytes(count)
+
+
+def test_stdin_stdout_echoes_a_long_continuous_stream(loopback):
+    data = random_bytes(1, 1000)
+    result = subprocess.run(
+        bridge_command(loopback, CLK_HZ, BAUD, stats=True),
+        input=data,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout == data, "seed 1"
+    # Frames went in back to back: 10 bits of 104 cycles per byte, plus a few cycles to settle.
+    stats = result.stderr.decode()
+    assert "1000 bytes in, 1000 bytes out, 0 framing errors" in stats
+    cycles = int(stats.split("harness: ")[1].split(" cycles")[0])
+    assert 1000 * 10 * 104 <= cycles <= 1000 * 10 * 104 + 2000
+
+
+def test_stdin_with_an_odd_divisor(loopback):
+    data = bytes(range(256))
+    # 1 MHz / 115200 baud: 9 cycles per bit (8.68 rounded), the odd half-bit sampling point.
+    result = subprocess.run(
+        bridge_command(loopback, 1_000_000, BAUD), input=data, capture_output=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == data
+
+
+def test_empty_input_ends_at_once(loopback):
+    result = subprocess.run(
+        bridge_command(loopback, CLK_HZ, BAUD), input=b"", capture_output=True, timeout=30
+    )
+    assert (result.returncode, result.stdout) == (0, b"")
+
+
+def test_pty_echoes_a_long_stream_to_pyserial(loopback):
+    data = random_bytes(2, 800)
+    with simulated_port(loopback, CLK_HZ, BAUD) as path, serial.Serial(path, timeout=10) as port:
+        port.write(data)
+        assert port.read(len(data)) == data, "seed 2"
+        # Byte by byte too.
+        for byte in data[:20]:
+            port.write(bytes([byte]))
+            assert port.read(1) == bytes([byte])
+
+
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_pty_round_trip_and_idle(loopback):
+    path, process = open_simulated_port(loopback, CLK_HZ, BAUD)
+    try:
+        with serial.Serial(path, timeout=5) as port:
+            latencies = []
+            for byte in range(50):
+                start = time.perf_counter()
+                port.write(bytes([byte]))
+                assert port.read(1) == bytes([byte])
+                latencies.append(time.perf_counter() - start)
+            print(f"round trip at {BAUD} baud: median {statistics.median(latencies) * 1e3:.2f} ms")
+            # An idle design at a fixed point costs (almost) no CPU.
+            before = cpu_seconds(process.pid)
+            time.sleep(0.5)
+            assert cpu_seconds(process.pid) - before < 0.1
+    finally:
+        assert stop_bridge(process) == 0
+
+
+def test_rejects_designs_without_uart_pins(tmp_path):
+    model = Model(executable=tmp_path / "harness", ports={}, verilog_path=tmp_path / "top.v")
+    with pytest.raises(ValueError, match=r"needs an rx: In\(1\) and a tx: Out\(1\) port"):
+        bridge_command(model, CLK_HZ, BAUD)
+    with pytest.raises(ValueError, match="need clk_hz >= 2 \\* baud > 0, not clk_hz=100"):
+        bridge_command(model, 100, BAUD)
