@@ -11,12 +11,27 @@ import argparse
 import logging
 import sys
 import time
+from pathlib import Path
 
 from .. import __version__
+from .engine import DEFAULT_NODES, EngineSession, MoveChooser
 from .errors import TraxError
+from .gamelog import SeriesLog
 from .judge import judge_game, judge_lines
+from .players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
 from .position import Position, Variant
+from .referee import Progress, Referee, run_series
 from .render import ASCII, UNICODE, render
+from .tiles import Colour
+from .transport import (
+    DisconnectedError,
+    LinkError,
+    MalformedLineError,
+    ProcessTransport,
+    SerialTransport,
+    StdioTransport,
+    TcpTransport,
+)
 
 __all__ = ["main"]
 
@@ -32,6 +47,23 @@ def _variant(text: str) -> Variant:
         raise argparse.ArgumentTypeError(
             f"unknown variant {text!r} (choose 'unlimited' or '8x8')"
         ) from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative time, not {text}")
+    return value
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
+    return host, int(port)
 
 
 def _positive(text: str) -> int:
@@ -103,6 +135,216 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chooser(args: argparse.Namespace) -> MoveChooser:
+    return MoveChooser(nodes=args.nodes, time=args.time)
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    """Play as the reference engine in the contest protocol on stdin/stdout (or over TCP).
+
+    Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
+    a move; ignores empty lines; any other line (noise, an illegal or untimely move) is reported on
+    standard error and ignored. Ends at the end of its input.
+    """
+    session = EngineSession(_chooser(args), team=args.team)
+    if args.connect:
+        transport = TcpTransport.connect(*args.connect, max_line=64)
+    else:
+        transport = StdioTransport(max_line=64)
+    with transport:
+        while True:
+            try:
+                line = transport.read_line()
+            except MalformedLineError as error:
+                log.warning("ignored %s", error)
+                continue
+            except DisconnectedError:
+                return 0
+            answer = session.handle(line)
+            if answer is not None:
+                try:
+                    transport.send_line(answer)
+                except DisconnectedError:
+                    return 0
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    """Print the search's analysis of a position; the last line is the chosen move."""
+    if args.backend == "rtl":
+        raise TraxError("the gateware search (--backend rtl) is not built yet: use --backend ref")
+    from .search import search
+
+    position = Position.from_moves(args.moves, args.variant)
+    if position.outcome is not None:
+        raise TraxError(f"the game is over ({position.outcome})")
+    start = time.perf_counter()
+    result = search(position, args.nodes)
+    elapsed = time.perf_counter() - start
+    print(f"{position.turn.word} to move after {position.ply} moves")
+    print(f"depth {result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}")
+    print("principal variation: " + " ".join(str(m) for m in result.pv))
+    if result.plies_to_win is not None:
+        print(f"proved win in {result.plies_to_win} plies")
+    elif result.plies_to_loss is not None:
+        print(f"proved loss in {result.plies_to_loss} plies")
+    print(result.move)
+    return 0
+
+
+class _AddPlayer(argparse.Action):
+    """Append ``KIND:VALUE`` to ``args.players``, keeping the command line's order."""
+
+    def __init__(self, option_strings, dest, kind: str, **kwargs) -> None:
+        self.kind = kind
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        players = list(getattr(namespace, self.dest) or [])
+        items = values if isinstance(values, list) else [values]
+        players.extend(item if self.kind == "spec" else f"{self.kind}:{item}" for item in items)
+        setattr(namespace, self.dest, players)
+
+
+#: Seconds a program may take to start and answer its first -T (not charged to its moves).
+STARTUP_TIMEOUT = 10.0
+PLAYER_KINDS = "ref, human, engine:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+
+
+def open_player(spec: str, args: argparse.Namespace) -> Player:
+    """The player a match spec names (see ``PLAYER_KINDS``)."""
+    kind, _, value = spec.partition(":")
+    if kind == "ref" and not value:
+        return EnginePlayer(_chooser(args), name="ref")
+    if kind == "human" and not value:
+        return HumanPlayer()
+    if kind == "engine" and value:
+        player = ProtocolPlayer(ProcessTransport(value), name=Path(value.split()[0]).name)
+        try:
+            player.wait_ready(STARTUP_TIMEOUT)
+        except LinkError as error:
+            player.close()
+            raise TraxError(f"the program {value!r} did not answer -T: {error}") from None
+        return player
+    if kind == "port" and value:
+        return ProtocolPlayer(SerialTransport(value, args.baud), name="board")
+    if kind == "tcp" and value:
+        try:
+            host, port = _host_port(value)
+        except argparse.ArgumentTypeError as error:
+            raise TraxError(str(error)) from None
+        return ProtocolPlayer(TcpTransport.connect(host, port), name="tcp")
+    if kind == "listen" and value.isdigit():
+        print(f"trax: waiting for a player to connect to port {value}", file=sys.stderr)
+        return ProtocolPlayer(TcpTransport.listen(int(value)), name="tcp")
+    raise TraxError(f"unknown player {spec!r} (expected one of: {PLAYER_KINDS})")
+
+
+def _referee(args: argparse.Namespace) -> Referee:
+    return Referee(
+        time_limit=args.time_limit or None,
+        ask_team=args.team_codes,
+        variant=Variant.UNLIMITED,
+        max_plies=args.max_plies,
+    )
+
+
+def _series(args, a: Player, b: Player, a_label: str, b_label: str, series_log) -> int:
+    if a.name == b.name:
+        a.name, b.name = f"{a.name}1", f"{b.name}2"
+    summary = run_series(
+        a,
+        b,
+        args.games,
+        _referee(args),
+        series_log,
+        Progress(args.games),
+        a_label=a_label,
+        b_label=b_label,
+    )
+    print(summary.table())
+    if not summary.complete:
+        where = f" --resume {series_log.directory}" if series_log is not None else ""
+        print(
+            f"trax: the series stopped early; continue it with trax match{where}", file=sys.stderr
+        )
+        return 1
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Referee a series between two players, logging every game as it is played."""
+    specs = args.players or []
+    if len(specs) != 2:
+        raise TraxError(f"a match needs two players, not {len(specs)}: {specs} ({PLAYER_KINDS})")
+    log_dir = args.log_dir
+    if isinstance(args.resume, str):
+        log_dir = args.resume
+    series_log = None
+    if log_dir != "":
+        if log_dir is None:
+            log_dir = time.strftime("matches/%Y%m%d-%H%M%S")
+        series_log = SeriesLog(log_dir, specs[0], specs[1], resume=bool(args.resume))
+        print(f"trax: logging the games in {series_log.directory}", file=sys.stderr)
+    players: list[Player] = []
+    try:
+        for spec in specs:
+            players.append(open_player(spec, args))
+        return _series(args, players[0], players[1], specs[0], specs[1], series_log)
+    finally:
+        for player in players:
+            player.close()
+
+
+def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Player:
+    """The board to play: a real one on ``port``, else the simulated one.
+
+    The simulated board is not available yet: until ``trax_fpga.sim`` provides it, this plays the
+    reference engine instead and says so.
+    """
+    if port:
+        return ProtocolPlayer(SerialTransport(port, baud), name="board")
+    print(
+        "trax: the simulated board is not available yet; you play the reference engine instead",
+        file=sys.stderr,
+    )
+    return EnginePlayer(_chooser(args), name="ref")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play the board at the terminal (a real board with --port, else the simulated one)."""
+    board = board_player(args.port, args.baud, args)
+    human = HumanPlayer(opponent=board.name)
+    series_log = SeriesLog(args.log_dir, "human", board.name) if args.log_dir else None
+    try:
+        if args.colour is Colour.WHITE:
+            players = (human, board, "human", board.name)
+        else:
+            players = (board, human, board.name, "human")
+        if args.games == 1:
+            white, black = players[0], players[1]
+            referee = _referee(args)
+            open_log = None
+            if series_log is not None:
+
+                def open_log(w: str, b: str):
+                    return series_log.game_log(1, w, b)
+
+            record = referee.play_game(white, black, 1, open_log)
+            if series_log is not None:
+                series_log.record(record)
+            return 0
+        return _series(args, *players, series_log)
+    finally:
+        board.close()
+
+
+def _colour(text: str) -> Colour:
+    try:
+        return Colour[text.upper()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"expected white or black, not {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trax",
@@ -148,6 +390,123 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ascii", action="store_true", help="the ASCII diagram of old e-mail games")
     p.add_argument("--colour", "--color", action="store_true", help="colour the tracks (ANSI)")
     add_variant(p)
+
+    def add_budget(p: argparse.ArgumentParser) -> None:
+        budget = p.add_mutually_exclusive_group()
+        budget.add_argument(
+            "--nodes",
+            type=_positive,
+            default=None,
+            help=f"search budget of the reference engine per move (default {DEFAULT_NODES})",
+        )
+        budget.add_argument(
+            "--time", type=float, default=None, help="or a time budget per move, in seconds"
+        )
+
+    def add_referee(p: argparse.ArgumentParser, games: int) -> None:
+        p.add_argument("--games", type=_positive, default=games, help=f"games (default {games})")
+        p.add_argument(
+            "--time-limit",
+            type=_seconds,
+            default=1.0,
+            metavar="S",
+            help="seconds allowed per answer, 0 for none (default 1)",
+        )
+        p.add_argument(
+            "--team-codes", action="store_true", help="ask each player its code with -T first"
+        )
+        p.add_argument(
+            "--max-plies", type=_positive, default=None, help="end a game without winner after this"
+        )
+        p.add_argument("--baud", type=_positive, default=19200, help="serial baud rate (19200)")
+
+    p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
+    add_budget(p)
+    p.add_argument("--team", default="RF", help="the code answered to -T (default RF)")
+    p.add_argument(
+        "--connect", type=_host_port, metavar="HOST:PORT", help="play over TCP, not stdin/stdout"
+    )
+
+    p = add("best", cmd_best, "print the search's choice in a position")
+    p.add_argument("moves", nargs="*", help="the moves so far, in notation")
+    p.add_argument(
+        "--nodes", type=_positive, default=DEFAULT_NODES, help=f"search budget ({DEFAULT_NODES})"
+    )
+    p.add_argument(
+        "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
+    )
+    add_variant(p)
+
+    p = add("match", cmd_match, "referee a series of games between two players")
+    p.add_argument(
+        "players",
+        nargs="*",
+        action=_AddPlayer,
+        kind="spec",
+        metavar="PLAYER",
+        help=f"a player: {PLAYER_KINDS} (or use the options below)",
+    )
+    p.add_argument(
+        "--engine",
+        action=_AddPlayer,
+        kind="engine",
+        dest="players",
+        metavar="CMD",
+        help="a program speaking the protocol on stdin/stdout",
+    )
+    p.add_argument(
+        "--port",
+        action=_AddPlayer,
+        kind="port",
+        dest="players",
+        metavar="DEV",
+        help="a board on a serial port (or any pyserial URL)",
+    )
+    p.add_argument(
+        "--tcp",
+        action=_AddPlayer,
+        kind="tcp",
+        dest="players",
+        metavar="HOST:PORT",
+        help="a player listening on TCP",
+    )
+    p.add_argument(
+        "--listen",
+        action=_AddPlayer,
+        kind="listen",
+        dest="players",
+        metavar="PORT",
+        help="wait for a player to connect on this TCP port (as the contests did)",
+    )
+    add_referee(p, games=2)
+    add_budget(p)
+    p.add_argument(
+        "--log-dir",
+        default=None,
+        metavar="DIR",
+        help="where logs and results go (default matches/<date-time>; '' for none)",
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="DIR",
+        help="continue the series in DIR (or --log-dir), skipping finished games",
+    )
+
+    p = add("play", cmd_play, "play the board at the terminal")
+    p.add_argument("--port", default=None, help="the board's serial port (default: simulated)")
+    p.add_argument(
+        "--colour",
+        "--color",
+        type=_colour,
+        default=Colour.WHITE,
+        help="your colour: white (default, moves first) or black",
+    )
+    add_referee(p, games=1)
+    add_budget(p)
+    p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
     return parser
 
 

@@ -1,0 +1,135 @@
+"""The reference engine as a contest player: a move chooser and the protocol's player side.
+
+:class:`MoveChooser` picks moves with the software search (:func:`.search.search`) within a node
+budget, or within a time budget turned into nodes by the speed measured so far.
+:class:`EngineSession` is the player's side of the contest protocol as a state machine, one line
+in and at most one line out; ``trax engine`` runs it on stdin/stdout.
+
+What the session does with each line it receives:
+
+- ``-T``: answers the team code.
+- ``-W``: starts a new game as white and answers its first move.
+- ``-B``: starts a new game as black and answers nothing.
+- an empty line: ignored.
+- a legal move of the opponent: plays it and answers its own move, or nothing if the opponent's
+  move ended the game.
+- anything else (not a move, an illegal move, a move out of turn or after the game ended, a line
+  before any game): logged as a warning on standard error and ignored, so that noise on the line
+  costs at most the referee's verdict, never the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from .errors import TraxError
+from .notation import Move
+from .position import Position
+from .search import SearchResult, search
+from .tiles import Colour
+
+__all__ = ["DEFAULT_NODES", "EngineSession", "MoveChooser"]
+
+log = logging.getLogger("trax.engine")
+
+#: About 0.4 s of the Python search on one core of the project's machines.
+DEFAULT_NODES = 10_000
+_MIN_NODES = 50
+_START_RATE = 20_000.0  # nodes per second assumed before the first measurement
+_TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of its speed
+
+
+class MoveChooser:
+    """Chooses moves with the software search, at ``nodes`` per move or within ``time`` seconds.
+
+    With ``time``, the node budget of each move is the time times the speed measured on the
+    previous moves (halved for safety), so moves are deterministic only with ``nodes``.
+    """
+
+    def __init__(self, nodes: int | None = None, time: float | None = None) -> None:
+        if nodes is not None and time is not None:
+            raise ValueError("give a node budget or a time budget, not both")
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time budget must be positive, not {time!r}")
+        self.nodes = DEFAULT_NODES if nodes is None and time is None else nodes
+        self.time = time
+        self.rate = _START_RATE
+
+    def budget(self) -> int:
+        """The node budget of the next move."""
+        if self.nodes is not None:
+            return self.nodes
+        return max(_MIN_NODES, int(self.rate * self.time * _TIME_SHARE))
+
+    def choose(self, position: Position) -> SearchResult:
+        """Search ``position`` (left unchanged) and return the search's answer."""
+        budget = self.budget()
+        start = time.perf_counter()
+        result = search(position, budget)
+        elapsed = time.perf_counter() - start
+        if result.nodes >= _MIN_NODES and elapsed > 0.005:
+            self.rate = 0.5 * self.rate + 0.5 * result.nodes / elapsed
+        log.info(
+            "%s: depth %d score %d nodes %d in %.3f s",
+            result.move,
+            result.depth,
+            result.score,
+            result.nodes,
+            elapsed,
+        )
+        return result
+
+    def describe(self) -> str:
+        return f"{self.nodes} nodes" if self.nodes is not None else f"{self.time:g} s"
+
+
+class EngineSession:
+    """The player's side of the contest protocol (see the module's docstring for each line)."""
+
+    def __init__(self, chooser: MoveChooser | None = None, team: str = "RF") -> None:
+        self.chooser = chooser or MoveChooser()
+        self.team = team
+        self.position: Position | None = None
+        self.colour: Colour | None = None
+
+    def handle(self, line: str) -> str | None:
+        """The answer to one received line (without its terminator), or None."""
+        line = line.strip()
+        if not line:
+            return None
+        if line == "-T":
+            return self.team
+        if line in ("-W", "-B"):
+            self.position = Position()
+            self.colour = Colour.WHITE if line == "-W" else Colour.BLACK
+            log.info("new game as %s", self.colour.word)
+            return self._play() if self.colour is Colour.WHITE else None
+        position = self.position
+        if position is None:
+            log.warning("ignored %r: no game in progress (waiting for -W or -B)", line)
+            return None
+        if position.outcome is not None:
+            log.warning("ignored %r: the game is over (%s)", line, position.outcome)
+            return None
+        if position.turn is self.colour:
+            log.warning("ignored %r: it is not the opponent's turn", line)
+            return None
+        try:
+            turn = position.play(Move.parse(line))
+        except TraxError as error:
+            log.warning("ignored %r: %s", line, error)
+            return None
+        if turn.outcome is not None:
+            log.info("game over: %s", turn.outcome)
+            return None
+        return self._play()
+
+    def _play(self) -> str:
+        result = self.chooser.choose(self.position)
+        turn = self.position.play(result.move)
+        if turn.outcome is not None:
+            log.info("game over: %s", turn.outcome)
+        return str(result.move)

@@ -1,0 +1,546 @@
+"""Line transports of the contest protocol: one interface, four links (serial, TCP, process, mock).
+
+A :class:`Transport` sends and receives ASCII text lines. Lines end in LF on the way out; on the
+way in LF, CR and CRLF all end a line, and empty lines are skipped (the protocol ignores them).
+:meth:`Transport.read_line` waits at most ``timeout`` seconds and reports every failure as a
+:class:`LinkError`:
+
+- :class:`LineTimeoutError`: no complete line in time (the bytes received so far are kept);
+- :class:`MalformedLineError`: a line holding a byte that is not printable ASCII, or one longer than
+  ``max_line`` characters (the rest of an over-long line is dropped up to its end);
+- :class:`DisconnectedError`: the peer closed the link (end of file, broken pipe, lost socket).
+
+So a noisy line never crashes the caller. Every byte sent and received is logged at DEBUG on the
+``trax.link`` logger.
+"""
+
+from __future__ import annotations
+
+import abc
+import collections
+import contextlib
+import dataclasses
+import logging
+import os
+import selectors
+import shlex
+import socket
+import subprocess
+import time
+
+from .errors import TraxError
+
+__all__ = [
+    "DISCONNECT",
+    "DisconnectedError",
+    "Garbage",
+    "LineTimeoutError",
+    "LinkError",
+    "MalformedLineError",
+    "ProcessTransport",
+    "Reply",
+    "ScriptError",
+    "ScriptedTransport",
+    "SerialTransport",
+    "StdioTransport",
+    "TcpTransport",
+    "Transport",
+]
+
+log = logging.getLogger("trax.link")
+
+#: The public referee reads at most 16 bytes up to the LF.
+MAX_LINE = 16
+_CHUNK = 4096
+
+
+class LinkError(TraxError):
+    """The link failed to deliver a well-formed line."""
+
+
+class LineTimeoutError(LinkError):
+    """No complete line arrived within the time allowed."""
+
+    def __init__(self, name: str, timeout: float, partial: bytes) -> None:
+        self.timeout = timeout
+        self.partial = partial
+        got = f" (got {partial!r} so far)" if partial else ""
+        super().__init__(f"{name}: no answer within {timeout:g} s{got}")
+
+
+class MalformedLineError(LinkError):
+    """A line with bytes that are not printable ASCII, or longer than the limit."""
+
+    def __init__(self, name: str, raw: bytes, reason: str) -> None:
+        self.raw = raw
+        self.reason = reason
+        super().__init__(f"{name}: {reason}: {raw!r}")
+
+
+class DisconnectedError(LinkError):
+    """The peer closed the link."""
+
+
+class Transport(abc.ABC):
+    """A bidirectional line link to one player (or to the referee, from a player's side).
+
+    Subclasses move bytes (:meth:`_write`, :meth:`_read`, :meth:`_close`); this class frames them
+    into lines. ``name`` appears in error messages and logs.
+    """
+
+    def __init__(self, name: str, max_line: int = MAX_LINE) -> None:
+        if not isinstance(max_line, int) or max_line < 1:
+            raise ValueError(f"max_line must be a positive integer, not {max_line!r}")
+        self.name = name
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._lines: collections.deque[str | MalformedLineError] = collections.deque()
+        self._after_cr = False  # the last byte ended a line with CR: a following LF is no line
+        self._dropping = False  # inside the tail of an over-long line
+        self._eof = False
+        self.closed = False
+
+    # --- the interface -----------------------------------------------------------------------
+
+    def send_line(self, text: str) -> None:
+        """Send ``text`` followed by LF; raise :class:`DisconnectedError` if the peer is gone."""
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"a line cannot hold a line break: {text!r}")
+        data = text.encode("ascii") + b"\n"
+        if self.closed:
+            raise DisconnectedError(f"{self.name}: the link is closed")
+        if self._eof:
+            raise DisconnectedError(f"{self.name}: the peer closed the link")
+        log.debug("%s < %r", self.name, data)
+        try:
+            self._write(data)
+        except (OSError, EOFError) as error:
+            raise DisconnectedError(f"{self.name}: link lost while sending ({error})") from None
+
+    def read_line(self, timeout: float | None = None) -> str:
+        """The next non-empty line, without its terminator, waiting at most ``timeout`` s.
+
+        ``None`` waits for ever. Raises :class:`LineTimeoutError`, :class:`MalformedLineError` or
+        :class:`DisconnectedError` (see the module's docstring).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if self._lines:
+                line = self._lines.popleft()
+                if isinstance(line, MalformedLineError):
+                    raise line
+                return line
+            if self._eof:
+                partial = f" (unfinished line {bytes(self._buffer)!r})" if self._buffer else ""
+                raise DisconnectedError(f"{self.name}: the peer closed the link{partial}")
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise LineTimeoutError(self.name, timeout, bytes(self._buffer))
+            try:
+                data = self._read(remaining)
+            except (OSError, EOFError) as error:
+                log.debug("%s: read failed: %s", self.name, error)
+                data = b""
+            if data is None:
+                continue
+            log.debug("%s > %r", self.name, data)
+            if not data:
+                self._eof = True
+            else:
+                self._frame(data)
+
+    def discard_input(self) -> None:
+        """Drop every line and byte received so far (e.g. a late answer to the previous game)."""
+        while not self._eof:
+            try:
+                data = self._read(0)
+            except (OSError, EOFError):
+                data = b""
+            if data is None:
+                break
+            if not data:
+                self._eof = True
+        self._lines.clear()
+        self._buffer.clear()
+        self._dropping = False
+
+    def close(self) -> None:
+        """Close the link (idempotent)."""
+        if not self.closed:
+            self.closed = True
+            log.debug("%s: closing", self.name)
+            self._close()
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    # --- what subclasses provide --------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _write(self, data: bytes) -> None:
+        """Send all of ``data``."""
+
+    @abc.abstractmethod
+    def _read(self, timeout: float | None) -> bytes | None:
+        """Some bytes, ``b""`` at end of file, ``None`` if nothing came within ``timeout`` s."""
+
+    @abc.abstractmethod
+    def _close(self) -> None:
+        """Release the link."""
+
+    # --- framing ------------------------------------------------------------------------------
+
+    def _frame(self, data: bytes) -> None:
+        for byte in data:
+            if byte in (0x0A, 0x0D):
+                if byte == 0x0A and self._after_cr:
+                    self._after_cr = False
+                    continue
+                self._after_cr = byte == 0x0D
+                self._end_line()
+                continue
+            self._after_cr = False
+            if self._dropping:
+                continue
+            self._buffer.append(byte)
+            if len(self._buffer) > self.max_line:
+                raw = bytes(self._buffer)
+                self._buffer.clear()
+                self._dropping = True
+                reason = f"line longer than {self.max_line} characters"
+                self._lines.append(MalformedLineError(self.name, raw, reason))
+
+    def _end_line(self) -> None:
+        raw = bytes(self._buffer)
+        self._buffer.clear()
+        if self._dropping:
+            self._dropping = False
+            return
+        if not raw:
+            return
+        if any(not 0x20 <= byte < 0x7F for byte in raw):
+            self._lines.append(
+                MalformedLineError(self.name, raw, "bytes that are not printable ASCII")
+            )
+        else:
+            self._lines.append(raw.decode("ascii"))
+
+
+# --- serial ports (real boards, ptys, any pyserial URL) ----------------------------------------
+
+
+class SerialTransport(Transport):
+    """A serial port by device name or any pyserial URL (``/dev/ttyUSB0``, a pty, ``loop://``).
+
+    8N1 without flow control, at ``baud`` (19200 in the contests).
+    """
+
+    def __init__(self, port: str, baud: int = 19200, max_line: int = MAX_LINE) -> None:
+        import serial  # pyserial: only needed for this link
+
+        if not isinstance(baud, int) or baud < 1:
+            raise ValueError(f"baud rate must be a positive integer, not {baud!r}")
+        super().__init__(port, max_line)
+        try:
+            self.serial = serial.serial_for_url(port, baudrate=baud, timeout=0, exclusive=None)
+        except (serial.SerialException, OSError, ValueError) as error:
+            raise LinkError(f"cannot open serial port {port}: {error}") from None
+        self._serial_error = serial.SerialException
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self.serial.write(data)
+            self.serial.flush()
+        except self._serial_error as error:
+            raise OSError(str(error)) from None
+
+    def _read(self, timeout: float | None) -> bytes | None:
+        try:
+            self.serial.timeout = timeout
+            data = self.serial.read(max(1, self.serial.in_waiting))
+        except self._serial_error as error:
+            # pyserial reports a vanished pty or unplugged adapter this way
+            raise OSError(str(error)) from None
+        return data or None
+
+    def _close(self) -> None:
+        self.serial.close()
+
+
+# --- TCP (the later contests: the referee listens on ports 10000+) -----------------------------
+
+
+class TcpTransport(Transport):
+    """A TCP connection: :meth:`connect` to a peer, or :meth:`listen` for one like the referee."""
+
+    def __init__(self, sock: socket.socket, name: str, max_line: int = MAX_LINE) -> None:
+        super().__init__(name, max_line)
+        self.socket = sock
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    @classmethod
+    def connect(
+        cls, host: str, port: int, timeout: float = 10.0, max_line: int = MAX_LINE
+    ) -> TcpTransport:
+        """Connect to ``host:port``; raise :class:`LinkError` if nobody answers."""
+        try:
+            sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as error:
+            raise LinkError(f"cannot connect to {host}:{port}: {error}") from None
+        return cls(sock, f"{host}:{port}", max_line)
+
+    @classmethod
+    def listen(
+        cls,
+        port: int,
+        host: str = "",
+        timeout: float | None = None,
+        max_line: int = MAX_LINE,
+        on_ready=None,
+    ) -> TcpTransport:
+        """Wait for one player to connect on ``port`` (0: any free port).
+
+        ``on_ready(port)`` is called once the socket listens, with the port actually bound.
+        """
+        try:
+            server = socket.create_server((host, port))
+        except OSError as error:
+            raise LinkError(f"cannot listen on port {port}: {error}") from None
+        with server:
+            bound = server.getsockname()[1]
+            log.info("waiting for a player on port %d", bound)
+            if on_ready is not None:
+                on_ready(bound)
+            server.settimeout(timeout)
+            try:
+                sock, address = server.accept()
+            except TimeoutError:
+                raise LinkError(
+                    f"no player connected to port {bound} within {timeout:g} s"
+                ) from None
+        return cls(sock, f"{address[0]}:{address[1]}", max_line)
+
+    def _write(self, data: bytes) -> None:
+        self.socket.settimeout(None)
+        self.socket.sendall(data)
+
+    def _read(self, timeout: float | None) -> bytes | None:
+        self.socket.settimeout(timeout)
+        try:
+            return self.socket.recv(_CHUNK)
+        except TimeoutError:
+            return None
+        except BlockingIOError:
+            return None
+
+    def _close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.socket.shutdown(socket.SHUT_RDWR)
+        self.socket.close()
+
+
+# --- a program on stdin/stdout -----------------------------------------------------------------
+
+
+class ProcessTransport(Transport):
+    """A program started with ``command`` (a shell-style string or an argument list).
+
+    Its standard input and output are the link; its standard error goes to ours. Closing the
+    link closes its input, then terminates it if it has not exited within ``grace`` seconds.
+    """
+
+    def __init__(
+        self,
+        command: str | list[str],
+        max_line: int = MAX_LINE,
+        grace: float = 1.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise ValueError(f"empty command: {command!r}")
+        super().__init__(argv[0] if len(argv) == 1 else " ".join(argv), max_line)
+        self.grace = grace
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env
+            )
+        except OSError as error:
+            raise LinkError(f"cannot start {argv[0]}: {error.strerror}") from None
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.process.stdout, selectors.EVENT_READ)
+
+    def _write(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def _read(self, timeout: float | None) -> bytes | None:
+        if not self._selector.select(timeout):
+            return None
+        return os.read(self.process.stdout.fileno(), _CHUNK)
+
+    def _close(self) -> None:
+        self._selector.close()
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(self.grace)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            try:
+                self.process.wait(self.grace)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
+
+# --- the scripted mock -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Reply:
+    """A scripted answer: ``text`` plus ``end`` (LF by default), ``delay`` seconds after the cue."""
+
+    text: str
+    delay: float = 0.0
+    end: str = "\n"
+
+    def data(self) -> bytes:
+        return (self.text + self.end).encode("ascii")
+
+
+@dataclasses.dataclass(frozen=True)
+class Garbage:
+    """Raw bytes as the answer (noise, a broken UART), ``delay`` seconds after the cue."""
+
+    data_: bytes
+    delay: float = 0.0
+
+    def data(self) -> bytes:
+        return self.data_
+
+
+class _Disconnect:
+    delay = 0.0
+
+    def __repr__(self) -> str:
+        return "DISCONNECT"
+
+
+#: The scripted peer closes the link (after sending any replies listed before it).
+DISCONNECT = _Disconnect()
+
+
+class ScriptError(AssertionError):
+    """The code under test sent something the script did not expect."""
+
+
+class ScriptedTransport(Transport):
+    """A mock peer for tests: expected lines in, scripted replies out.
+
+    ``expect(line, *replies)`` adds a step: the next line sent must be ``line`` (else
+    :class:`ScriptError`), and then each reply becomes readable after its delay (a ``str`` is a
+    :class:`Reply` with no delay; :class:`Garbage` is raw bytes; :data:`DISCONNECT` closes the
+    link). No reply is silence. ``push(*replies)`` makes replies readable now, without a cue.
+    :meth:`assert_done` checks that every step was used. Delays are real time, so keep them short.
+    """
+
+    def __init__(self, name: str = "mock", max_line: int = MAX_LINE) -> None:
+        super().__init__(name, max_line)
+        self.steps: collections.deque[tuple[str, tuple]] = collections.deque()
+        self.sent: list[str] = []
+        self._pending: list[tuple[float, int, bytes | None]] = []  # (due, order, data or EOF)
+        self._order = 0
+
+    def expect(self, line: str, *replies: str | Reply | Garbage | _Disconnect) -> ScriptedTransport:
+        self.steps.append((line, replies))
+        return self
+
+    def push(self, *replies: str | Reply | Garbage | _Disconnect) -> ScriptedTransport:
+        self._schedule(replies)
+        return self
+
+    def assert_done(self) -> None:
+        if self.steps:
+            raise ScriptError(
+                f"{self.name}: expected lines never sent: {[s for s, _ in self.steps]}"
+            )
+
+    def _schedule(self, replies: tuple) -> None:
+        now = time.monotonic()
+        for reply in replies:
+            if isinstance(reply, str):
+                reply = Reply(reply)
+            data = None if reply is DISCONNECT else reply.data()
+            self._pending.append((now + reply.delay, self._order, data))
+            self._order += 1
+        self._pending.sort()
+
+    def _write(self, data: bytes) -> None:
+        if self._eof_sent():
+            raise BrokenPipeError("the scripted peer has disconnected")
+        line = data.decode("ascii").rstrip("\n")
+        self.sent.append(line)
+        if not self.steps:
+            raise ScriptError(f"{self.name}: unexpected line {line!r} after the end of the script")
+        expected, replies = self.steps.popleft()
+        if line != expected:
+            raise ScriptError(f"{self.name}: expected {expected!r}, got {line!r}")
+        self._schedule(replies)
+
+    def _eof_sent(self) -> bool:
+        return any(data is None and due <= time.monotonic() for due, _, data in self._pending)
+
+    def _read(self, timeout: float | None) -> bytes | None:
+        if not self._pending:
+            if timeout is None:
+                raise ScriptError(f"{self.name}: read for ever from a silent script")
+            time.sleep(timeout)
+            return None
+        due, _, data = self._pending[0]
+        wait = due - time.monotonic()
+        if wait > 0:
+            if timeout is not None and timeout < wait:
+                time.sleep(timeout)
+                return None
+            time.sleep(wait)
+        self._pending.pop(0)
+        return b"" if data is None else data
+
+    def _close(self) -> None:
+        self._pending.clear()
+
+
+# --- this process's standard input and output (``trax engine``) --------------------------------
+
+
+class StdioTransport(Transport):
+    """This program's standard input and output, for a player run by a referee."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        import sys
+
+        super().__init__("stdio", max_line)
+        self._in = sys.stdin.buffer.fileno()
+        self._out = sys.stdout.buffer
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._in, selectors.EVENT_READ)
+
+    def _write(self, data: bytes) -> None:
+        self._out.write(data)
+        self._out.flush()
+
+    def _read(self, timeout: float | None) -> bytes | None:
+        if not self._selector.select(timeout):
+            return None
+        return os.read(self._in, _CHUNK)
+
+    def _close(self) -> None:
+        self._selector.close()
