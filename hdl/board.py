@@ -1,0 +1,282 @@
+"""The board: a W x H window of cells, the bounding box, and one move with its forced plays.
+
+The unbounded game maps onto the window as a torus: board cell (x, y) of the reference engine
+(``trax_fpga.host.position``; the first tile at (0, 0)) lives in window cell (x mod W, y mod H).
+The bounding box is kept as registers (window coordinates of its min corner, width and height),
+so the array never shifts when the game grows.
+
+The window is exact as long as the box plus its empty ring of frontier cells fits in it
+(width + 2 <= W and height + 2 <= H): then every cell next to a tile sees its true neighbours.
+A move that would grow the box beyond that is not judged: it gets the verdict ``OVERFLOW``, the
+board is left as it was and the sticky ``overflow`` flag is raised. Forced tiles never fall
+outside the box, so only the placed tile can grow it (by one row or one column).
+"""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import enum, wiring
+from amaranth.lib.wiring import In, Out
+
+from .legality import ArrayLegality, Tile, board_layout, cell_layout, check_window
+from .types import Symbol
+
+__all__ = ["Board", "BoardOp", "Verdict"]
+
+
+class BoardOp(enum.Enum, shape=1):
+    """What a ``start`` of the board does."""
+
+    NEW_GAME = 0
+    PLAY = 1
+
+
+class Verdict(enum.Enum, shape=4):
+    """The verdict on a move: legal, or why not (``OVERFLOW``: not judged, see the module)."""
+
+    LEGAL = 0
+    GAME_OVER = 1  # the game was already won (given by the rules core, not the board)
+    FIRST_MOVE = 2  # on the empty board only @0+ or @0/ at the window's origin
+    OCCUPIED = 3  # the cell holds a tile
+    NOT_ADJACENT = 4  # the cell shares no edge with a tile
+    MISMATCH = 5  # no variant of the symbol matches the neighbours (or no such symbol)
+    DEAD = 6  # after some round an empty cell has three same-colour edges entering
+    CONFLICT = 7  # two tiles forced in the same round disagree on their shared edge
+    OVERFLOW = 8  # not judged: the box plus its ring would no longer fit the window
+
+    @property
+    def legal(self) -> bool:
+        return self is Verdict.LEGAL
+
+
+_WHITE_FIRST = {Symbol.CROSS: Tile.NS, Symbol.SLASH: Tile.NW, Symbol.BACKSLASH: Tile.NE}
+_BLACK_FIRST = {Symbol.CROSS: Tile.EW, Symbol.SLASH: Tile.SE, Symbol.BACKSLASH: Tile.SW}
+
+
+class Board(wiring.Component):
+    """The window of cells, the box, and the application of one move with its forced plays.
+
+    A ``start`` with ``op`` = ``PLAY`` puts the tile for ``symbol`` at window cell (``x``, ``y``)
+    (the colour variant chosen from the neighbours), then fills every forced cell at once, one
+    round per clock, until none is left; a dead cell or two disagreeing forced tiles at any round
+    make the move illegal and every tile of the turn is taken back in one clock. ``NEW_GAME``
+    empties the window. The first tile must be ``+`` or ``/`` at (0, 0), white-first.
+
+    Parameters
+    ----------
+    width, height : int
+        The window size W x H (at least 3 each).
+
+    Members
+    -------
+    start : In(1)
+        Begin ``op`` (taken when ``busy`` is low).
+    op : In(BoardOp)
+    x, y : In(range(W)), In(range(H))
+        The window cell of the move.
+    symbol : In(Symbol)
+    busy : Out(1)
+        High from the clock after ``start`` until ``done``.
+    done : Out(1)
+        One-clock pulse: ``verdict`` (and the board, box and ``rounds``) are up to date.
+    verdict : Out(Verdict)
+        Held until the next ``start``.
+    rounds : Out(range(W * H))
+        Forced-play rounds of the last move (clocks in which forced tiles were filled).
+    tiles : Out(board_layout(W, H, Tile))
+        The board, ``tiles[y][x]``.
+    new : Out(board_layout(W, H, 1))
+        The tiles placed by the last legal move (its own tile and the forced ones).
+    cells, occupied, frontier : Out(...)
+        Per-cell rules of the current board (see :class:`ArrayLegality`).
+    empty : Out(1)
+        No tile on the board (the box is then meaningless).
+    box_x, box_y : Out(range(W)), Out(range(H))
+        Window cell of the box's min (north-west) corner.
+    box_w, box_h : Out(range(W + 1)), Out(range(H + 1))
+        Size of the box in tiles.
+    overflow : Out(1)
+        Sticky until ``NEW_GAME``: a move was refused because the game outgrew the window.
+    """
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = check_window(width, height)
+        w, h = width, height
+        super().__init__(
+            {
+                "start": In(1),
+                "op": In(BoardOp),
+                "x": In(range(w)),
+                "y": In(range(h)),
+                "symbol": In(Symbol),
+                "busy": Out(1),
+                "done": Out(1),
+                "verdict": Out(Verdict),
+                "rounds": Out(range(w * h)),
+                "tiles": Out(board_layout(w, h, Tile)),
+                "new": Out(board_layout(w, h, 1)),
+                "cells": Out(board_layout(w, h, cell_layout)),
+                "occupied": Out(board_layout(w, h, 1)),
+                "frontier": Out(board_layout(w, h, 1)),
+                "empty": Out(1, init=1),
+                "box_x": Out(range(w)),
+                "box_y": Out(range(h)),
+                "box_w": Out(range(w + 1)),
+                "box_h": Out(range(h + 1)),
+                "overflow": Out(1),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        w, h = self.width, self.height
+        m.submodules.legality = legality = ArrayLegality(w, h)
+        m.d.comb += [
+            legality.tiles.eq(self.tiles),
+            self.cells.eq(legality.cells),
+            self.occupied.eq(legality.occupied),
+            self.frontier.eq(legality.frontier),
+        ]
+
+        # --- the placement: checks on the addressed cell, and the box it would give -----------
+        here = legality.cells[self.y][self.x]
+        occupied = legality.occupied[self.y][self.x]
+        frontier = legality.frontier[self.y][self.x]
+        white_first = Signal()
+        black_first = Signal()
+        place_tile = Signal(Tile)
+        with m.Switch(self.symbol):
+            for symbol in Symbol:
+                with m.Case(symbol):
+                    bit = 2 * symbol.value
+                    m.d.comb += [white_first.eq(here.fit[bit]), black_first.eq(here.fit[bit + 1])]
+                    with m.If(self.empty | white_first):
+                        m.d.comb += place_tile.eq(_WHITE_FIRST[symbol])
+                    with m.Else():
+                        m.d.comb += place_tile.eq(_BLACK_FIRST[symbol])
+
+        def grow(pos, lo, size, n):
+            """The new (min, size) along one axis of the torus when a tile goes at ``pos``."""
+            offset = Mux(pos >= lo, pos - lo, pos + n - lo)  # (pos - lo) mod n
+            new_lo = Signal.like(lo, name=f"{lo.name}_grown")
+            new_size = Signal.like(size, name=f"{size.name}_grown")
+            m.d.comb += [new_lo.eq(lo), new_size.eq(size)]
+            with m.If(offset == size):  # just past the max edge
+                m.d.comb += new_size.eq(size + 1)
+            with m.Elif(offset == n - 1):  # just before the min edge
+                m.d.comb += [new_lo.eq(pos), new_size.eq(size + 1)]
+            return new_lo, new_size
+
+        grown_x, grown_w = grow(self.x, self.box_x, self.box_w, w)
+        grown_y, grown_h = grow(self.y, self.box_y, self.box_h, h)
+        too_big = (grown_w + 2 > w) | (grown_h + 2 > h)
+
+        pending_x = Signal.like(self.box_x)
+        pending_y = Signal.like(self.box_y)
+        pending_w = Signal.like(self.box_w)
+        pending_h = Signal.like(self.box_h)
+
+        # --- per-cell updates -------------------------------------------------------------------
+        clear = Signal()  # NEW_GAME
+        place = Signal()  # put the player's tile at (x, y)
+        fill = Signal()  # fill every forced cell (one round)
+        rollback = Signal()  # take back every tile of this turn
+        for cy in range(h):
+            for cx in range(w):
+                tile = self.tiles[cy][cx]
+                new = self.new[cy][cx]
+                cell = legality.cells[cy][cx]
+                selected = (self.x == cx) & (self.y == cy)
+                with m.If(clear):
+                    m.d.sync += [tile.eq(Tile.EMPTY), new.eq(0)]
+                with m.Elif(place):
+                    m.d.sync += new.eq(selected)
+                    with m.If(selected):
+                        m.d.sync += tile.eq(place_tile)
+                with m.Elif(fill), m.If(cell.forced):
+                    m.d.sync += [tile.eq(cell.tile), new.eq(1)]
+                with m.Elif(rollback):
+                    m.d.sync += new.eq(0)
+                    with m.If(new):
+                        m.d.sync += tile.eq(Tile.EMPTY)
+
+        # --- the sequence ---------------------------------------------------------------------
+        m.d.sync += self.done.eq(0)
+
+        def finish(verdict):
+            m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
+
+        with m.FSM(name="board_fsm"):
+            with m.State("IDLE"), m.If(self.start):
+                with m.If(self.op == BoardOp.NEW_GAME):
+                    m.d.comb += clear.eq(1)
+                    m.d.sync += [
+                        self.empty.eq(1),
+                        self.overflow.eq(0),
+                        self.rounds.eq(0),
+                        self.box_x.eq(0),
+                        self.box_y.eq(0),
+                        self.box_w.eq(0),
+                        self.box_h.eq(0),
+                    ]
+                    finish(Verdict.LEGAL)
+                with m.Elif(self.empty):
+                    first_ok = (
+                        (self.x == 0)
+                        & (self.y == 0)
+                        & ((self.symbol == Symbol.CROSS) | (self.symbol == Symbol.SLASH))
+                    )
+                    with m.If(first_ok):
+                        m.d.comb += place.eq(1)
+                        m.d.sync += [
+                            pending_x.eq(0),
+                            pending_y.eq(0),
+                            pending_w.eq(1),
+                            pending_h.eq(1),
+                            self.rounds.eq(0),
+                            self.busy.eq(1),
+                        ]
+                        m.next = "FORCE"
+                    with m.Else():
+                        finish(Verdict.FIRST_MOVE)
+                with m.Elif(occupied):
+                    finish(Verdict.OCCUPIED)
+                with m.Elif(~frontier):
+                    finish(Verdict.NOT_ADJACENT)
+                with m.Elif(~(white_first | black_first)):
+                    finish(Verdict.MISMATCH)
+                with m.Elif(too_big):
+                    m.d.sync += self.overflow.eq(1)
+                    finish(Verdict.OVERFLOW)
+                with m.Else():
+                    m.d.comb += place.eq(1)
+                    m.d.sync += [
+                        pending_x.eq(grown_x),
+                        pending_y.eq(grown_y),
+                        pending_w.eq(grown_w),
+                        pending_h.eq(grown_h),
+                        self.rounds.eq(0),
+                        self.busy.eq(1),
+                    ]
+                    m.next = "FORCE"
+            with m.State("FORCE"):
+                with m.If(legality.any_dead):
+                    m.d.comb += rollback.eq(1)
+                    finish(Verdict.DEAD)
+                    m.next = "IDLE"
+                with m.Elif(legality.conflict):
+                    m.d.comb += rollback.eq(1)
+                    finish(Verdict.CONFLICT)
+                    m.next = "IDLE"
+                with m.Elif(legality.any_forced):
+                    m.d.comb += fill.eq(1)
+                    m.d.sync += self.rounds.eq(self.rounds + 1)
+                with m.Else():
+                    m.d.sync += [
+                        self.box_x.eq(pending_x),
+                        self.box_y.eq(pending_y),
+                        self.box_w.eq(pending_w),
+                        self.box_h.eq(pending_h),
+                        self.empty.eq(0),
+                    ]
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+        return m
