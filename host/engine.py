@@ -13,8 +13,8 @@ What the session does with each line it receives:
 - an empty line: ignored.
 - a legal move of the opponent: plays it and answers its own move, or nothing if the opponent's
   move ended the game.
-- anything else (not a move, an illegal move, a move out of turn or after the game ended, a line
-  before any game): logged as a warning on standard error and ignored, so that noise on the line
+- anything else (not a move, an illegal move, a move after the game ended, a line before any
+  game): logged as a warning on standard error and ignored, so that noise on the line
   costs at most the referee's verdict, never the engine.
 """
 
@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from .errors import TraxError
 from .notation import Move
 from .position import Position
-from .search import SearchResult, search
 from .tiles import Colour
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 
 __all__ = ["DEFAULT_NODES", "EngineSession", "MoveChooser"]
 
@@ -66,6 +69,8 @@ class MoveChooser:
 
     def choose(self, position: Position) -> SearchResult:
         """Search ``position`` (left unchanged) and return the search's answer."""
+        from .search import search  # imported on use: the CLI must not need it to start
+
         budget = self.budget()
         start = time.perf_counter()
         result = search(position, budget)
@@ -113,9 +118,6 @@ class EngineSession:
             return None
         if position.outcome is not None:
             log.warning("ignored %r: the game is over (%s)", line, position.outcome)
-            return None
-        if position.turn is self.colour:
-            log.warning("ignored %r: it is not the opponent's turn", line)
             return None
         try:
             turn = position.play(Move.parse(line))

@@ -159,8 +159,10 @@ class SeriesLog:
             raise TraxError(
                 f"{results} is a series between {match['a']} and {match['b']}, not {a} and {b}"
             )
-        for number, line in enumerate(lines[1:], 2):
+        kept = []
+        for number, line in enumerate(lines, 1):
             if not line or line.startswith("#"):
+                kept.append(line)
                 continue
             try:
                 record = GameRecord.from_line(line)
@@ -169,10 +171,13 @@ class SeriesLog:
                     continue
                 raise TraxError(f"{results}:{number}: bad line ({error})") from None
             self.finished[record.number] = record
-        if lines and lines[-1]:  # a torn last line: end it so the next record starts afresh
-            with open(results, "a", encoding="utf-8") as stream:
-                stream.write("\n")
+            kept.append(line)
+        if lines[-1]:  # the file did not end with a whole line: rewrite it without the torn one
+            temporary = results.with_suffix(".tmp")
+            with open(temporary, "w", encoding="utf-8") as stream:
+                stream.write("\n".join(line for line in kept if line) + "\n")
                 _sync(stream)
+            os.replace(temporary, results)
 
     def game_log(self, number: int, white: str, black: str) -> GameLog:
         """A fresh log for game ``number`` (the log of an unfinished earlier try is removed)."""

@@ -92,6 +92,10 @@ class Referee:
         start = time.monotonic()
         try:
             line = ask(limit)
+        except LineTimeoutError as error:
+            got = f" (got {error.partial!r} so far)" if error.partial else ""
+            detail = f"{player.name}: no answer within {limit:g} s{got}"
+            raise _LossError(colour, "timeout", detail) from None
         except (LinkError, ResignedError) as error:
             raise _LossError(colour, _link_reason(error), str(error)) from None
         elapsed = time.monotonic() - start

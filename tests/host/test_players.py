@@ -1,0 +1,71 @@
+"""Players: the person at the terminal (errors explained, retries, results) and the engine."""
+
+import io
+
+import pytest
+
+from trax_fpga.host.engine import MoveChooser
+from trax_fpga.host.gamelog import GameRecord
+from trax_fpga.host.players import EnginePlayer, HumanPlayer, ResignedError
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Colour
+
+
+def human(text):
+    out = io.StringIO()
+    return HumanPlayer(input=io.StringIO(text), output=out, colour=False, opponent="board"), out
+
+
+def test_a_person_is_told_each_mistake_and_retries():
+    player, out = human("\nhelp\nZ9\n@5+\nmoves\n@0/\n")
+    player.new_game(Colour.WHITE)
+    assert player.answer(None, None) == "@0/"
+    text = out.getvalue()
+    assert "you play white (you move first)" in text
+    assert "Enter a move in Trax notation" in text
+    assert "invalid move 'Z9': expected a symbol" in text
+    assert "illegal move @5+: first move must be @0+ or @0/; try again" in text
+    assert "@0+ @0/" in text
+    assert text.rstrip().endswith("you played @0/")
+
+
+def test_a_person_sees_the_opponent_move_and_the_result():
+    player, out = human("A2\\\n")
+    player.new_game(Colour.BLACK)
+    assert player.answer("@0/", None) == "A2\\"
+    # the opponent's next move ends the game: nothing is sent, the person learns it here
+    record = GameRecord(1, "board", "you", Colour.BLACK, "loop", ["@0/", "A2\\", "B1\\"], [])
+    player.game_over(record)
+    assert player.position.outcome is not None and player.position.outcome.winner is Colour.BLACK
+    text = out.getvalue()
+    assert "board played @0/" in text and "board played B1\\" in text
+    assert "Game over: black wins by loop" in text and "You win!" in text
+
+
+def test_forced_plays_are_listed():
+    player, out = human("@1/\n")
+    player.new_game(Colour.WHITE)
+    player.position = Position.from_moves(["@0/", "A2\\"])
+    player.answer(None, None)
+    assert "forced plays (in the diagram's coordinates): " in out.getvalue()
+
+
+def test_the_end_of_input_and_resign_give_up():
+    player, _ = human("")
+    player.new_game(Colour.WHITE)
+    with pytest.raises(ResignedError, match="end of input"):
+        player.answer(None, None)
+    player, _ = human("resign\n")
+    player.new_game(Colour.WHITE)
+    with pytest.raises(ResignedError, match="resigned"):
+        player.answer(None, None)
+
+
+def test_the_engine_player_answers_legal_moves_and_starts_afresh():
+    player = EnginePlayer(MoveChooser(nodes=40))
+    player.new_game(Colour.WHITE)
+    first = player.answer(None, 1)
+    assert first in ("@0+", "@0/")
+    player.new_game(Colour.BLACK)
+    reply = player.answer("@0+", 1)
+    assert Position.from_moves(["@0+"]).is_legal(reply)
