@@ -253,9 +253,10 @@ class SeriesSummary:
         for t in self.tallies():
             mean = f"{1000 * sum(t.times) / len(t.times):.1f}" if t.times else "-"
             top = f"{1000 * max(t.times):.1f}" if t.times else "-"
+            label = t.label if len(t.label) <= 40 else t.label[:39] + "…"
             rows.append(
                 (
-                    t.label,
+                    label,
                     str(t.games),
                     str(t.wins),
                     str(t.losses),

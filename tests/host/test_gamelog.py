@@ -1,0 +1,54 @@
+"""Match logs: the public referee's game log format and the results file's lines."""
+
+import pytest
+
+from trax_fpga.host.gamelog import GameLog, GameRecord, safe_name
+from trax_fpga.host.tiles import Colour
+
+
+def test_a_game_log_is_in_the_public_referees_format(tmp_path):
+    with GameLog(tmp_path / "0007-KZ-01.log", "KZ", "01") as log:
+        log.write_move("@0/")
+        log.write_move("A2\\")
+    assert (tmp_path / "0007-KZ-01.log").read_bytes() == b"Trax\nKZ vs 01\n@0/\nA2\\\n"
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        GameRecord(
+            1, "KZ", "01", Colour.BLACK, "loop", ["@0/", "A2\\", "B1\\"], [0.0123, 0.5, 1.0]
+        ),
+        GameRecord(12, "a", "b", Colour.WHITE, "timeout", ["@0+"], [0.001], "b: no\tanswer\n"),
+        GameRecord(3, "a", "b", None, "move-limit", [], [], ""),
+    ],
+    ids=["loop", "timeout", "no-moves"],
+)
+def test_a_results_line_round_trips(record):
+    line = record.to_line()
+    assert "\n" not in line and line.count("\t") == 7
+    back = GameRecord.from_line(line)
+    assert (back.number, back.white, back.black, back.winner, back.reason) == (
+        record.number,
+        record.white,
+        record.black,
+        record.winner,
+        record.reason,
+    )
+    assert len(back.moves) == len(record.moves)
+    assert back.times == pytest.approx(record.times, abs=1e-4)
+    assert back.detail == " ".join(record.detail.split())
+
+
+def test_results_lines_are_read_strictly():
+    with pytest.raises(ValueError, match="8 tab-separated fields"):
+        GameRecord.from_line("0001\ta\tb")
+    with pytest.raises(KeyError):
+        GameRecord.from_line("0001\ta\tb\tgrey\tloop\t1\t1.0\t")
+
+
+def test_names_are_made_safe_for_file_names():
+    assert safe_name("KZ") == "KZ"
+    assert safe_name("engine:/usr/bin/x --fast") == "engine_usr_bin_x_fast"
+    assert safe_name("a-b") == "a_b"  # '-' separates the names in a log's file name
+    assert safe_name("///") == "player"
