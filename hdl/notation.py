@@ -287,8 +287,9 @@ class MoveEncoder(wiring.Component):
     i_move : In(stream.Signature(move_layout(column_width, row_width)))
         Moves to write; taken only when the previous one has been sent whole.
     o_stream : Out(stream.Signature(8))
-        The characters, one per clock while ``ready``. A move starts ``max(column_width,
-        row_width) + 1`` cycles after it is taken (the decimal and base-26 conversions).
+        The characters, one per clock while ``ready``. The first is offered
+        ``max(column_width, row_width) + 2`` cycles after the cycle the move is taken in (the
+        time of the decimal and base-26 conversions).
     """
 
     def __init__(self, column_width: int = 8, row_width: int = 8, *, terminator: bytes = b"\n"):

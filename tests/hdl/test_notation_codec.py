@@ -258,6 +258,8 @@ EDGE_MOVES = [(0, 0, Symbol.CROSS), (1, 1, Symbol.SLASH), (26, 9, Symbol.BACKSLA
 def test_encoder_edge_cases_match_reference():
     text, cycles = encode_moves(EDGE_MOVES, 10, 10)
     assert text == b"".join(reference_text(*move) + b"\n" for move in EDGE_MOVES)
+    # The first move is taken in cycle 0; its text starts after the conversion time.
+    assert cycles[0][0] == max(10, 10) + 2
     # Without back-pressure, the bytes of a move come one per clock.
     for taken in cycles:
         assert taken == list(range(taken[0], taken[0] + len(taken))), taken
