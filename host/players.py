@@ -10,6 +10,7 @@ every answer; players never see the verdict except through :meth:`Player.game_ov
 from __future__ import annotations
 
 import abc
+import contextlib
 import sys
 import time
 from typing import TYPE_CHECKING, TextIO
@@ -20,7 +21,7 @@ from .notation import Move
 from .position import Position, Turn
 from .render import render
 from .tiles import Colour
-from .transport import Transport
+from .transport import LinkError, Transport
 
 if TYPE_CHECKING:
     from .gamelog import GameRecord
@@ -65,9 +66,11 @@ class Player(abc.ABC):
 class ProtocolPlayer(Player):
     """A board or program that speaks the contest protocol over ``transport``."""
 
-    def __init__(self, transport: Transport, name: str | None = None) -> None:
+    def __init__(self, transport: Transport, name: str | None = None, settle: float = 1.0) -> None:
         super().__init__(name or transport.name)
         self.transport = transport
+        self.settle = settle
+        self.colour: Colour | None = None
 
     def team_code(self, timeout: float | None) -> str:
         start = time.monotonic()
@@ -82,8 +85,17 @@ class ProtocolPlayer(Player):
         self.transport.read_line(timeout)
 
     def new_game(self, colour: Colour) -> None:
+        self.colour = colour
         self.transport.discard_input()  # a late answer to the previous game is no answer here
         self.transport.send_line("-W" if colour is Colour.WHITE else "-B")
+
+    def game_over(self, result: GameRecord) -> None:
+        """After losing by timeout, wait up to ``settle`` s for the late answer and drop it, so
+        that it is not taken for the answer to the next game's first line."""
+        if result.reason == "timeout" and result.loser is self.colour and self.settle > 0:
+            with contextlib.suppress(LinkError):
+                self.transport.read_line(self.settle)
+            self.transport.discard_input()
 
     def answer(self, move: str | None, timeout: float | None) -> str:
         start = time.monotonic()

@@ -26,8 +26,8 @@ def scripted(name):
 def play(white_mock, black_mock, referee=None, **kwargs):
     referee = referee or Referee(time_limit=LIMIT)
     record = referee.play_game(
-        ProtocolPlayer(white_mock, white_mock.name),
-        ProtocolPlayer(black_mock, black_mock.name),
+        ProtocolPlayer(white_mock, white_mock.name, settle=2 * LIMIT),
+        ProtocolPlayer(black_mock, black_mock.name, settle=2 * LIMIT),
         **kwargs,
     )
     white_mock.assert_done()
@@ -286,3 +286,15 @@ def test_a_series_directory_is_not_overwritten_or_mixed_up(tmp_path):
         SeriesLog(tmp_path, "a", "c", resume=True)
     with pytest.raises(TraxError, match="no series to resume"):
         SeriesLog(tmp_path / "missing", "a", "b", resume=True)
+
+
+def test_a_late_answer_after_a_timeout_is_not_taken_for_the_next_team_code():
+    # Found in a real series: an engine's answer after its timeout came back as the next -T answer.
+    white_mock = ScriptedTransport("w").expect("-W", "@0+")
+    black_mock = ScriptedTransport("b").expect("-B").expect("@0+", Reply("A1+", delay=3 * LIMIT))
+    white, black = ProtocolPlayer(white_mock, "w"), ProtocolPlayer(black_mock, "b")
+    assert Referee(time_limit=LIMIT).play_game(white, black).reason == "timeout"
+    white_mock.expect("-T", "KZ").expect("-W", "@0/").expect("A2\\", "B1\\")
+    black_mock.expect("-T", "01").expect("-B").expect("@0/", "A2\\")
+    record = Referee(time_limit=LIMIT, ask_team=True).play_game(white, black)
+    assert (record.white, record.black, record.reason) == ("KZ", "01", "loop")
