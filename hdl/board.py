@@ -12,11 +12,11 @@ board is left as it was and the sticky ``overflow`` flag is raised. Forced tiles
 outside the box, so only the placed tile can grow it (by one row or one column).
 """
 
-from amaranth import Module, Mux, Signal
-from amaranth.lib import enum, wiring
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .legality import ArrayLegality, Tile, board_layout, cell_layout, check_window
+from .legality import ArrayLegality, Tile, board_layout, check_window
 from .types import Symbol
 
 __all__ = ["Board", "BoardOp", "Verdict"]
@@ -81,12 +81,17 @@ class Board(wiring.Component):
         Held until the next ``start``.
     rounds : Out(range(W * H))
         Forced-play rounds of the last move (clocks in which forced tiles were filled).
+    white : Out(ArrayLayout(W*H, 4))
+        The board as planes (bit ``y * W + x`` is window cell (x, y), see :mod:`.planes`):
+        plane d has the cells whose tile is white on edge d.
     tiles : Out(board_layout(W, H, Tile))
-        The board, ``tiles[y][x]``.
-    new : Out(board_layout(W, H, 1))
+        The same board as tiles, ``tiles[y][x]``.
+    new : Out(W*H)
         The tiles placed by the last legal move (its own tile and the forced ones).
-    cells, occupied, frontier : Out(...)
-        Per-cell rules of the current board (see :class:`ArrayLegality`).
+    occupied, frontier : Out(W*H)
+        Cells holding a tile; empty cells next to a tile (see :class:`ArrayLegality`).
+    fit : Out(ArrayLayout(W*H, 6))
+        Plane i: tile ``FIT_ORDER[i]`` matches every neighbour of the empty cell.
     empty : Out(1)
         No tile on the board (the box is then meaningless).
     box_x, box_y : Out(range(W)), Out(range(H))
@@ -100,6 +105,7 @@ class Board(wiring.Component):
     def __init__(self, width: int, height: int):
         self.width, self.height = check_window(width, height)
         w, h = width, height
+        n = w * h
         super().__init__(
             {
                 "start": In(1),
@@ -110,12 +116,13 @@ class Board(wiring.Component):
                 "busy": Out(1),
                 "done": Out(1),
                 "verdict": Out(Verdict),
-                "rounds": Out(range(w * h)),
+                "rounds": Out(range(n)),
+                "white": Out(data.ArrayLayout(n, 4)),
                 "tiles": Out(board_layout(w, h, Tile)),
-                "new": Out(board_layout(w, h, 1)),
-                "cells": Out(board_layout(w, h, cell_layout)),
-                "occupied": Out(board_layout(w, h, 1)),
-                "frontier": Out(board_layout(w, h, 1)),
+                "new": Out(n),
+                "occupied": Out(n),
+                "frontier": Out(n),
+                "fit": Out(data.ArrayLayout(n, 6)),
                 "empty": Out(1, init=1),
                 "box_x": Out(range(w)),
                 "box_y": Out(range(h)),
@@ -128,18 +135,25 @@ class Board(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         w, h = self.width, self.height
+        n = w * h
         m.submodules.legality = legality = ArrayLegality(w, h)
+        white = [self.white[d] for d in range(4)]
         m.d.comb += [
-            legality.tiles.eq(self.tiles),
-            self.cells.eq(legality.cells),
+            legality.white.eq(self.white),
             self.occupied.eq(legality.occupied),
             self.frontier.eq(legality.frontier),
+            self.fit.eq(legality.fit),
         ]
+        for y in range(h):
+            for x in range(w):
+                m.d.comb += self.tiles[y][x].eq(Cat([white[d][y * w + x] for d in range(4)]))
 
         # --- the placement: checks on the addressed cell, and the box it would give -----------
-        here = legality.cells[self.y][self.x]
-        occupied = legality.occupied[self.y][self.x]
-        frontier = legality.frontier[self.y][self.x]
+        index = Signal(range(n))
+        m.d.comb += index.eq(self.y * w + self.x)
+        occupied = legality.occupied.bit_select(index, 1)
+        frontier = legality.frontier.bit_select(index, 1)
+        fit = Cat([legality.fit[i].bit_select(index, 1) for i in range(6)])
         white_first = Signal()
         black_first = Signal()
         place_tile = Signal(Tile)
@@ -147,7 +161,7 @@ class Board(wiring.Component):
             for symbol in Symbol:
                 with m.Case(symbol):
                     bit = 2 * symbol.value
-                    m.d.comb += [white_first.eq(here.fit[bit]), black_first.eq(here.fit[bit + 1])]
+                    m.d.comb += [white_first.eq(fit[bit]), black_first.eq(fit[bit + 1])]
                     with m.If(self.empty | white_first):
                         m.d.comb += place_tile.eq(_WHITE_FIRST[symbol])
                     with m.Else():
@@ -174,29 +188,27 @@ class Board(wiring.Component):
         pending_w = Signal.like(self.box_w)
         pending_h = Signal.like(self.box_h)
 
-        # --- per-cell updates -------------------------------------------------------------------
+        # --- plane updates ----------------------------------------------------------------------
         clear = Signal()  # NEW_GAME
         place = Signal()  # put the player's tile at (x, y)
         fill = Signal()  # fill every forced cell (one round)
         rollback = Signal()  # take back every tile of this turn
-        for cy in range(h):
-            for cx in range(w):
-                tile = self.tiles[cy][cx]
-                new = self.new[cy][cx]
-                cell = legality.cells[cy][cx]
-                selected = (self.x == cx) & (self.y == cy)
-                with m.If(clear):
-                    m.d.sync += [tile.eq(Tile.EMPTY), new.eq(0)]
-                with m.Elif(place):
-                    m.d.sync += new.eq(selected)
-                    with m.If(selected):
-                        m.d.sync += tile.eq(place_tile)
-                with m.Elif(fill), m.If(cell.forced):
-                    m.d.sync += [tile.eq(cell.tile), new.eq(1)]
-                with m.Elif(rollback):
-                    m.d.sync += new.eq(0)
-                    with m.If(new):
-                        m.d.sync += tile.eq(Tile.EMPTY)
+        selected = Signal(n)
+        m.d.comb += selected.eq(Const(1, n) << index)
+        with m.If(clear):
+            m.d.sync += [self.white.eq(0), self.new.eq(0)]
+        with m.Elif(place):
+            m.d.sync += self.new.eq(selected)
+            bits = place_tile.as_value()
+            m.d.sync += [
+                white[d].eq(white[d] | (selected & bits[d].replicate(n))) for d in range(4)
+            ]
+        with m.Elif(fill):
+            m.d.sync += self.new.eq(self.new | legality.forced)
+            m.d.sync += [white[d].eq(white[d] | legality.tile[d]) for d in range(4)]
+        with m.Elif(rollback):
+            m.d.sync += self.new.eq(0)
+            m.d.sync += [white[d].eq(white[d] & ~self.new) for d in range(4)]
 
         # --- the sequence ---------------------------------------------------------------------
         m.d.sync += self.done.eq(0)

@@ -1,20 +1,21 @@
 """What fits an empty cell, which cells are forced and which are dead: all cells in one clock.
 
 What may go into an empty cell depends only on the colours its four neighbours present to it
-(each edge: no neighbour, white or black; 3^4 = 81 cases). :class:`CellLegality` is that
-function for one cell; :class:`ArrayLegality` applies it to every cell of a W x H window at once,
-with torus addressing (the east neighbour of column W-1 is column 0), and also finds forced tiles
-that disagree with each other on a shared edge.
+(each edge: no neighbour, white or black; 3^4 = 81 cases). :func:`cell_rules` is that function,
+written bit-parallel; :class:`CellLegality` applies it to one cell, :class:`ArrayLegality` to
+every cell of a W x H window at once (one bit per cell, torus addressing: the east neighbour of
+column W-1 is column 0), and also finds forced tiles that disagree on a shared edge.
 
 A tile is encoded as in the reference engine (``trax_fpga.host.tiles``): the 4-bit mask of its
 white edges, bit d for direction d (N=0, E=1, S=2, W=3). The value 0 (no white edge) is no tile,
 so the same 4 bits also say whether a cell is empty.
 """
 
-from amaranth import Cat, Const, Module
+from amaranth import Cat, Module, Signal, Value
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
+from .planes import Planes
 from .types import Symbol
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "CellLegality",
     "Tile",
     "board_layout",
-    "cell_layout",
+    "cell_rules",
     "check_window",
     "variant_bits",
 ]
@@ -70,15 +71,47 @@ def board_layout(width: int, height: int, element) -> data.ArrayLayout:
     return data.ArrayLayout(data.ArrayLayout(element, width), height)
 
 
-#: What the rules say about one cell (meaningful for an empty cell).
-cell_layout = data.StructLayout(
-    {
-        "fit": 6,  # bit i: FIT_ORDER[i] matches every neighbour
-        "forced": 1,  # two edges of one colour enter: the cell must be filled
-        "tile": Tile,  # the forced tile, when forced
-        "dead": 1,  # three or more edges of one colour enter: the turn is illegal
+def cell_rules(known: list[Value], white: list[Value]) -> dict:
+    """The rules of empty cells from the edges their neighbours present, bit-parallel.
+
+    ``known[d]`` and ``white[d]`` are equal-width values, one bit per cell: the cell has a
+    neighbour in direction d, and that neighbour presents a white edge. The same formulas serve
+    one cell (width 1) and a whole window (one bit per cell). Returns ``fit`` (six values, one per
+    ``FIT_ORDER`` tile), ``forced``, ``tile`` (four values: the forced tile's white edges) and
+    ``dead``; the caller masks out occupied cells.
+    """
+    whites = [white[d] & known[d] for d in range(4)]
+    blacks = [known[d] & ~white[d] for d in range(4)]
+
+    def at_least(bits, n):
+        pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+        if n == 2:
+            terms = [bits[a] & bits[b] for a, b in pairs]
+        else:
+            terms = [bits[a] & bits[b] & bits[c] for a, b in pairs for c in range(b + 1, 4)]
+        result = terms[0]
+        for term in terms[1:]:
+            result = result | term
+        return result
+
+    white3, black3 = at_least(whites, 3), at_least(blacks, 3)
+    white2 = at_least(whites, 2) & ~white3
+    black2 = at_least(blacks, 2) & ~black3
+    dead = white3 | black3
+    fit = []
+    for tile in FIT_ORDER:
+        match = None
+        for d in range(4):
+            # A white edge of the tile must not face black, a black edge must not face white.
+            ok = ~blacks[d] if (tile.value >> d) & 1 else ~whites[d]
+            match = ok if match is None else match & ok
+        fit.append(match)
+    return {
+        "fit": fit,
+        "forced": ~dead & (white2 | black2),
+        "tile": [(white2 & whites[d]) | (~white2 & ~blacks[d]) for d in range(4)],
+        "dead": dead,
     }
-)
 
 
 class CellLegality(wiring.Component):
@@ -109,28 +142,22 @@ class CellLegality(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        white = self.white & self.known
-        black = self.known & ~self.white
-
-        def count(mask):
-            return sum(mask[d] for d in range(4))  # 0..4, 3 bits
-
-        whites = count(white)
-        blacks = count(black)
+        rules = cell_rules(list(self.known), list(self.white))
         m.d.comb += [
-            self.fit.eq(Cat([(Const(t.value, 4) & self.known) == white for t in FIT_ORDER])),
-            self.dead.eq((whites >= 3) | (blacks >= 3)),
-            self.forced.eq(~self.dead & ((whites == 2) | (blacks == 2))),
+            self.fit.eq(Cat(rules["fit"])),
+            self.dead.eq(rules["dead"]),
+            self.forced.eq(rules["forced"]),
         ]
-        with m.If(whites == 2):
-            m.d.comb += self.tile.eq(white)
-        with m.Elif(blacks == 2):
-            m.d.comb += self.tile.eq(~black)
+        with m.If(rules["forced"]):
+            m.d.comb += self.tile.eq(Cat(rules["tile"]))
         return m
 
 
 class ArrayLegality(wiring.Component):
     """The rules for every cell of a W x H window at once (combinational), torus-addressed.
+
+    Every port is a plane (:mod:`.planes`): a W*H-bit vector whose bit ``y * W + x`` is window
+    cell (x, y).
 
     Parameters
     ----------
@@ -139,16 +166,21 @@ class ArrayLegality(wiring.Component):
 
     Members
     -------
-    tiles : In(board_layout(W, H, Tile))
-        The board, ``tiles[y][x]``.
-    cells : Out(board_layout(W, H, cell_layout))
-        Per cell: fit mask, forced flag and tile, dead flag; all zero for an occupied cell.
-    occupied : Out(board_layout(W, H, 1))
+    white : In(ArrayLayout(W*H, 4))
+        The board: plane d has the cells whose tile is white on edge d (empty cells: none).
+    occupied : Out(W*H)
         The cell holds a tile.
-    frontier : Out(board_layout(W, H, 1))
+    frontier : Out(W*H)
         The cell is empty and shares an edge with a tile (a move may go there).
+    fit : Out(ArrayLayout(W*H, 6))
+        Plane i: tile ``FIT_ORDER[i]`` matches every neighbour of the empty cell.
+    forced : Out(W*H)
+        The empty cell must be filled (two edges of one colour enter it, no three).
+    tile : Out(ArrayLayout(W*H, 4))
+        The forced tiles, as white-edge planes (only where ``forced``).
+    dead : Out(W*H)
+        Three or more edges of one colour enter the empty cell.
     any_forced, any_dead : Out(1)
-        Some empty cell is forced / dead.
     conflict : Out(1)
         Two adjacent forced cells would present different colours on their shared edge (filling
         both at once would break the colour match; filling them one by one makes one dead).
@@ -156,12 +188,16 @@ class ArrayLegality(wiring.Component):
 
     def __init__(self, width: int, height: int):
         self.width, self.height = check_window(width, height)
+        n = width * height
         super().__init__(
             {
-                "tiles": In(board_layout(width, height, Tile)),
-                "cells": Out(board_layout(width, height, cell_layout)),
-                "occupied": Out(board_layout(width, height, 1)),
-                "frontier": Out(board_layout(width, height, 1)),
+                "white": In(data.ArrayLayout(n, 4)),
+                "occupied": Out(n),
+                "frontier": Out(n),
+                "fit": Out(data.ArrayLayout(n, 6)),
+                "forced": Out(n),
+                "tile": Out(data.ArrayLayout(n, 4)),
+                "dead": Out(n),
                 "any_forced": Out(1),
                 "any_dead": Out(1),
                 "conflict": Out(1),
@@ -170,64 +206,36 @@ class ArrayLegality(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        w, h = self.width, self.height
-
-        def tile(x, y):
-            return self.tiles[y % h][x % w].as_value()
-
-        forced, dead, conflicts = [], [], []
-        for y in range(h):
-            for x in range(w):
-                cell = CellLegality()
-                m.submodules[f"cell_{x}_{y}"] = cell
-                here = tile(x, y)
-                occupied = here.any()
-                # The edge each neighbour presents: N neighbour's S edge, E's W, S's N, W's E.
-                faces = [
-                    tile(x, y - 1)[SOUTH],
-                    tile(x + 1, y)[WEST],
-                    tile(x, y + 1)[NORTH],
-                    tile(x - 1, y)[EAST],
-                ]
-                known = [
-                    tile(x, y - 1).any(),
-                    tile(x + 1, y).any(),
-                    tile(x, y + 1).any(),
-                    tile(x - 1, y).any(),
-                ]
-                out = self.cells[y][x]
-                m.d.comb += [
-                    cell.known.eq(Cat(known)),
-                    cell.white.eq(Cat(faces)),
-                    self.occupied[y][x].eq(occupied),
-                    self.frontier[y][x].eq(~occupied & Cat(known).any()),
-                ]
-                with m.If(~occupied):
-                    m.d.comb += [
-                        out.fit.eq(cell.fit),
-                        out.forced.eq(cell.forced),
-                        out.tile.eq(cell.tile),
-                        out.dead.eq(cell.dead),
-                    ]
-                forced.append(out.forced)
-                dead.append(out.dead)
-
-        # Two forced cells side by side must agree on their shared edge (checked E and S once).
-        for y in range(h):
-            for x in range(w):
-                here = self.cells[y][x]
-                east = self.cells[y][(x + 1) % w]
-                south = self.cells[(y + 1) % h][x]
-                t = here.tile.as_value()
-                conflicts.append(
-                    here.forced & east.forced & (t[EAST] != east.tile.as_value()[WEST])
-                )
-                conflicts.append(
-                    here.forced & south.forced & (t[SOUTH] != south.tile.as_value()[NORTH])
-                )
+        planes = Planes(self.width, self.height)
+        white = [self.white[d] for d in range(4)]
+        occupied = self.occupied
+        m.d.comb += occupied.eq(white[0] | white[1] | white[2] | white[3])
+        empty = ~occupied
+        known = [Signal.like(occupied, name=f"known_{'NESW'[d]}") for d in range(4)]
+        facing = [Signal.like(occupied, name=f"facing_{'NESW'[d]}") for d in range(4)]
+        for d in range(4):
+            # The neighbour in direction d presents its edge d ^ 2 to this cell.
+            m.d.comb += [
+                known[d].eq(planes.from_neighbour(occupied, d)),
+                facing[d].eq(planes.from_neighbour(white[d ^ 2], d)),
+            ]
+        rules = cell_rules(known, facing)
         m.d.comb += [
-            self.any_forced.eq(Cat(forced).any()),
-            self.any_dead.eq(Cat(dead).any()),
-            self.conflict.eq(Cat(conflicts).any()),
+            self.frontier.eq(empty & (known[0] | known[1] | known[2] | known[3])),
+            self.forced.eq(empty & rules["forced"]),
+            self.dead.eq(empty & rules["dead"]),
+        ]
+        m.d.comb += [self.fit[i].eq(empty & rules["fit"][i]) for i in range(6)]
+        m.d.comb += [self.tile[d].eq(self.forced & rules["tile"][d]) for d in range(4)]
+        forced, tile = self.forced, [self.tile[d] for d in range(4)]
+        east_pair = forced & planes.from_neighbour(forced, EAST)
+        south_pair = forced & planes.from_neighbour(forced, SOUTH)
+        m.d.comb += [
+            self.any_forced.eq(forced.any()),
+            self.any_dead.eq(self.dead.any()),
+            self.conflict.eq(
+                (east_pair & (tile[EAST] ^ planes.from_neighbour(tile[WEST], EAST))).any()
+                | (south_pair & (tile[SOUTH] ^ planes.from_neighbour(tile[NORTH], SOUTH))).any()
+            ),
         ]
         return m

@@ -49,6 +49,27 @@ def window_tiles(tiles: dict[tuple[int, int], int], width: int, height: int) -> 
     return grid
 
 
+def planes_value(grid: list[list[int]]) -> int:
+    """The four white-edge planes of a ``[y][x]`` grid, packed as the gateware's ``white`` port."""
+    height, width = len(grid), len(grid[0])
+    n = width * height
+    value = 0
+    for y in range(height):
+        for x in range(width):
+            for d in range(4):
+                value |= ((grid[y][x] >> d) & 1) << (d * n + y * width + x)
+    return value
+
+
+def plane_bits(value: int, width: int, height: int, count: int = 1) -> list[list[list[int]]]:
+    """Unpack ``count`` planes of W*H bits into ``[plane][y][x]``."""
+    n = width * height
+    return [
+        [[(value >> (p * n + y * width + x)) & 1 for x in range(width)] for y in range(height)]
+        for p in range(count)
+    ]
+
+
 def constraint(tiles: dict[tuple[int, int], int], x: int, y: int) -> tuple[int, int]:
     """(known, white) edge masks an empty board cell sees (as ``Position._constraint``)."""
     known = white = 0

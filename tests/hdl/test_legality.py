@@ -17,6 +17,8 @@ from .reference import (
     expected_cells,
     fits_window,
     placed_unforced,
+    plane_bits,
+    planes_value,
     random_game,
     window_tiles,
 )
@@ -61,10 +63,26 @@ def test_cell_all_81_cases():
     run(dut, testbench)
 
 
-def read_grid(ctx, view, width, height, bits):
-    raw = ctx.get(Value.cast(view))
-    mask = (1 << bits) - 1
-    return [[(raw >> ((y * width + x) * bits)) & mask for x in range(width)] for y in range(height)]
+def read_cells(ctx, dut, width, height):
+    """Per cell (fit, forced tile or 0, dead) and the frontier and occupied planes."""
+    fit = plane_bits(ctx.get(Value.cast(dut.fit)), width, height, 6)
+    tile = plane_bits(ctx.get(Value.cast(dut.tile)), width, height, 4)
+    forced = plane_bits(ctx.get(dut.forced), width, height)[0]
+    dead = plane_bits(ctx.get(dut.dead), width, height)[0]
+    cells = [
+        [
+            (
+                sum(fit[i][y][x] << i for i in range(6)),
+                sum(tile[d][y][x] << d for d in range(4)) if forced[y][x] else 0,
+                dead[y][x],
+            )
+            for x in range(width)
+        ]
+        for y in range(height)
+    ]
+    frontier = plane_bits(ctx.get(dut.frontier), width, height)[0]
+    occupied = plane_bits(ctx.get(dut.occupied), width, height)[0]
+    return cells, frontier, occupied
 
 
 def check_array(width, height, boards):
@@ -74,22 +92,13 @@ def check_array(width, height, boards):
     async def testbench(ctx):
         for tiles, box in boards:
             grid = window_tiles(tiles, width, height)
-            ctx.set(
-                Value.cast(dut.tiles),
-                sum(
-                    grid[y][x] << (4 * (y * width + x)) for y in range(height) for x in range(width)
-                ),
-            )
-            cells = read_grid(ctx, dut.cells, width, height, 12)
-            frontier = read_grid(ctx, dut.frontier, width, height, 1)
-            occupied = read_grid(ctx, dut.occupied, width, height, 1)
+            ctx.set(Value.cast(dut.white), planes_value(grid))
+            cells, frontier, occupied = read_cells(ctx, dut, width, height)
             any_forced = any_dead = False
             for (wx, wy), (fit, forced, dead, front) in expected_cells(
                 tiles, box, width, height
             ).items():
-                raw = cells[wy][wx]
-                got = (raw & 0x3F, (raw >> 7) & 0xF if (raw >> 6) & 1 else 0, raw >> 11)
-                assert got == (fit, forced, dead), ((wx, wy), tiles)
+                assert cells[wy][wx] == (fit, forced, dead), ((wx, wy), tiles)
                 assert frontier[wy][wx] == front
                 assert occupied[wy][wx] == (grid[wy][wx] != 0)
                 any_forced |= forced != 0
@@ -191,19 +200,11 @@ def test_array_on_random_fillings(width, height, seed):
                 for _ in range(height)
             ]
             grid = [[int(t) for t in row] for row in grid]
-            ctx.set(
-                Value.cast(dut.tiles),
-                sum(
-                    grid[y][x] << (4 * (y * width + x)) for y in range(height) for x in range(width)
-                ),
-            )
-            cells = read_grid(ctx, dut.cells, width, height, 12)
-            frontier = read_grid(ctx, dut.frontier, width, height, 1)
+            ctx.set(Value.cast(dut.white), planes_value(grid))
+            cells, frontier, _ = read_cells(ctx, dut, width, height)
             expected = torus_expected(grid, width, height)
             for (x, y), (fit, forced, dead, front) in expected.items():
-                raw = cells[y][x]
-                got = (raw & 0x3F, (raw >> 7) & 0xF if (raw >> 6) & 1 else 0, raw >> 11)
-                assert got == (fit, forced, dead), ((x, y), grid)
+                assert cells[y][x] == (fit, forced, dead), ((x, y), grid)
                 assert frontier[y][x] == front
             any_forced = any(v[1] for v in expected.values())
             any_dead = any(v[2] for v in expected.values())
