@@ -434,8 +434,9 @@ class BoxMapper(wiring.Component):
 
     The box is given in window coordinates: ``box_x``, ``box_y`` are its min corner, ``box_w``,
     ``box_h`` its size. Column ``c`` names window column ``(box_x - 1 + c) mod width``; rows
-    likewise. An empty board is a box of size 0: its only move, ``@0``, names
-    ``(box_x - 1, box_y - 1)`` (so ``box_x``, ``box_y`` are one past the first tile's cell).
+    likewise. An empty board is a box of size 0 (``box_w`` or ``box_h`` zero): its only move,
+    ``@0``, names ``(box_x, box_y)``, the cell the first tile goes to (as in the reference,
+    where the first tile lands at board (0, 0); ``hdl.board`` keeps the box at (0, 0) then).
 
     Parameters
     ----------
@@ -463,7 +464,8 @@ class BoxMapper(wiring.Component):
         A window cell, for the inverse mapping.
     cell_column, cell_row : Out
         The box-relative name of ``(cell_x, cell_y)``: ``(cell_x - box_x + 1) mod width``, and
-        likewise for rows (meaningful for cells of the box and its ring).
+        likewise for rows (meaningful for cells of the box and its ring; on the empty board,
+        ``(cell_x - box_x) mod width``).
     """
 
     def __init__(self, width: int, height: int, column_width: int = 8, row_width: int = 8):
@@ -517,24 +519,25 @@ class BoxMapper(wiring.Component):
             ~empty & ((on_ring_x & (self.box_w + 2 > w)) | (on_ring_y & (self.box_h + 2 > h)))
         )
 
-        # Shifted by one window so that nothing goes negative: box_x - 1 + column + width.
+        # Shifted by one window so that nothing goes negative: box_x - 1 + column + width
+        # (box_x + column + width on the empty board).
         sum_x = Signal(range(3 * w + 2 ** len(self.column)))
         sum_y = Signal(range(3 * h + 2 ** len(self.row)))
         m.d.comb += [
-            sum_x.eq(self.box_x + self.column + (w - 1)),
-            sum_y.eq(self.box_y + self.row + (h - 1)),
+            sum_x.eq(self.box_x + self.column + (w - 1) + empty),
+            sum_y.eq(self.box_y + self.row + (h - 1) + empty),
         ]
         m.d.comb += [
             self.window_x.eq(_mod(m, sum_x, w, 3, "window_x_mod")),
             self.window_y.eq(_mod(m, sum_y, h, 3, "window_y_mod")),
         ]
 
-        # cell - box + 1 + width, in [2, 2 * width].
+        # cell - box + 1 + width (cell - box + width on the empty board), in [1, 2 * width].
         diff_x = Signal(range(2 * w + 1))
         diff_y = Signal(range(2 * h + 1))
         m.d.comb += [
-            diff_x.eq(self.cell_x + (w + 1) - self.box_x),
-            diff_y.eq(self.cell_y + (h + 1) - self.box_y),
+            diff_x.eq(self.cell_x + (w + 1) - self.box_x - empty),
+            diff_y.eq(self.cell_y + (h + 1) - self.box_y - empty),
         ]
         m.d.comb += [
             self.cell_column.eq(_mod(m, diff_x, w, 3, "cell_column_mod")),

@@ -342,7 +342,15 @@ def model_map(width, height, box, column, row):
         (column in (0, box_w + 1) and box_w + 2 > width)
         or (row in (0, box_h + 1) and box_h + 2 > height)
     )
-    return (box_x - 1 + column) % width, (box_y - 1 + row) % height, outside, wrapped
+    shift = 0 if empty else 1  # on the empty board, @0 names the box corner itself
+    window = ((box_x - shift + column) % width, (box_y - shift + row) % height)
+    return *window, outside, wrapped
+
+
+def model_name(width, height, box, cell):
+    """The Python formula of the inverse: the box-relative name of a window cell."""
+    shift = 0 if box[2] == 0 or box[3] == 0 else 1
+    return (cell[0] - box[0] + shift) % width, (cell[1] - box[1] + shift) % height
 
 
 def run_mapper(width, height, cases, column_width=None, row_width=None):
@@ -403,10 +411,7 @@ def test_box_mapper_matches_formula_exhaustively(width, height):
         assert result[2:4] == (outside, wrapped), f"{case}: {result}"
         if not outside:
             assert result[:2] == (window_x, window_y), f"{case}: {result}"
-        assert result[4:] == (
-            (cell_x - box[0] + 1) % width,
-            (cell_y - box[1] + 1) % height,
-        ), f"{case}: {result}"
+        assert result[4:] == model_name(width, height, box, (cell_x, cell_y)), f"{case}: {result}"
 
 
 @pytest.mark.parametrize(("width", "height"), [(6, 5), (8, 8)])
@@ -437,6 +442,19 @@ def test_box_mapper_never_aliases_reachable_cells(width, height):
         assert result[4:] == (column, row)
 
 
+def test_box_mapper_empty_board_names_the_box_corner():
+    """As hdl.board keeps it: on the empty board the box sits at (0, 0) with size 0, and @0 names
+    window cell (0, 0); any other name is out of reach."""
+    cases = [
+        ((0, 0, 0, 0), 0, 0, (0, 0)),
+        ((0, 0, 0, 0), 1, 0, (0, 0)),
+        ((0, 0, 0, 0), 0, 1, (0, 0)),
+    ]
+    got = run_mapper(16, 16, cases, 8, 8)
+    assert got[0] == (0, 0, 0, 0, 0, 0)
+    assert [result[2] for result in got[1:]] == [1, 1]
+
+
 def load_games(count: int) -> list[list[str]]:
     games = []
     for line in (DATA / "human_games.txt").read_text().splitlines():
@@ -461,7 +479,7 @@ def test_box_mapper_against_reference_positions():
             x, y = position.cell_of(move)
             cell = ((x + offset_x) % width, (y + offset_y) % height)
             if position.box is None:
-                box = ((offset_x + 1) % width, (offset_y + 1) % height, 0, 0)
+                box = (offset_x, offset_y, 0, 0)
             else:
                 b = position.box
                 box = (
