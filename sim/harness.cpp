@@ -15,6 +15,11 @@
 //   'T' u64 n                    n clock cycles (no reply)
 //   'U' u16 port, value, u64 max cycle until port == value, at most max cycles;
 //                                reply: u64 cycles taken, or ~0 when max was reached
+//   'X' stream exchange          drive an input stream and collect an output stream in one go:
+//       u16 in_valid, u16 in_payload, u16 in_ready, u32 n_in, n_in payload values,
+//       u16 out_valid, u16 out_payload, u16 out_ready, u32 n_out, u8 has_stop, stop value,
+//       u64 max_cycles   (port 0xFFFF: none; the payload values are words(payload) words)
+//       reply: u64 cycles taken, u8 timed out, u32 sent, u32 received, received payloads
 //   'C'                          reply: u64 cycles run so far
 //   'P'                          reply: one byte 'P' (a ping)
 //   'Q'                          exit
@@ -156,6 +161,103 @@ static int read_port(bool need_input) {
     return index;
 }
 
+static const uint16_t NO_PORT = 0xFFFF;
+
+static uint16_t read_optional_port() {
+    uint16_t index;
+    read_exact(&index, 2);
+    if (index != NO_PORT && index >= N_PORTS) die("port index out of range");
+    return index;
+}
+
+static void set_bit(uint16_t port, uint32_t bit) {
+    if (port == NO_PORT) return;
+    uint32_t words[2] = {bit, 0};
+    set_port(top, port, words);
+    dirty = true;
+}
+
+static uint32_t get_bit(uint16_t port) {
+    if (port == NO_PORT) return 1;  // an absent ready or valid is always asserted
+    uint32_t words[2];
+    get_port(top, port, words);
+    return words[0] & 1;
+}
+
+// Stream transfers follow amaranth.lib.stream: a payload moves on a clock edge at which valid
+// and ready are both high (as settled just before the edge).
+static void stream_exchange() {
+    uint16_t in_valid = read_optional_port(), in_payload = read_optional_port();
+    uint16_t in_ready = read_optional_port();
+    uint32_t n_in;
+    read_exact(&n_in, 4);
+    int in_words = in_payload == NO_PORT ? 0 : PORTS[in_payload].words;
+    std::vector<uint32_t> inputs(static_cast<size_t>(n_in) * in_words);
+    read_exact(inputs.data(), 4 * inputs.size());
+    uint16_t out_valid = read_optional_port(), out_payload = read_optional_port();
+    uint16_t out_ready = read_optional_port();
+    uint32_t n_out;
+    read_exact(&n_out, 4);
+    unsigned char has_stop;
+    read_exact(&has_stop, 1);
+    int out_words = out_payload == NO_PORT ? 0 : PORTS[out_payload].words;
+    std::vector<uint32_t> stop(out_words ? out_words : 1), value(out_words ? out_words : 1);
+    read_exact(stop.data(), 4 * out_words);
+    uint64_t max;
+    read_exact(&max, 8);
+    if (n_in && (in_valid == NO_PORT || in_payload == NO_PORT)) die("no input stream given");
+    if (n_out && (out_valid == NO_PORT || out_payload == NO_PORT)) die("no output stream given");
+
+    std::vector<uint32_t> outputs;
+    uint32_t sent = 0, received = 0;
+    bool stopped = false;
+    uint64_t taken = 0;
+    unsigned char timed_out = 0;
+    auto offer = [&]() {
+        set_bit(in_valid, sent < n_in);
+        if (sent < n_in) {
+            set_port(top, in_payload, &inputs[static_cast<size_t>(sent) * in_words]);
+            dirty = true;
+        }
+    };
+    auto want = [&]() { return received < n_out && !stopped; };
+    if (n_in) offer();
+    if (n_out) set_bit(out_ready, want());
+    while (sent < n_in || want()) {
+        if (taken == max) {
+            timed_out = 1;
+            break;
+        }
+        settle();
+        bool in_fire = sent < n_in && get_bit(in_ready);
+        bool out_fire = want() && get_bit(out_valid);
+        if (out_fire) {
+            get_port(top, out_payload, value.data());
+            outputs.insert(outputs.end(), value.begin(), value.begin() + out_words);
+            if (has_stop && std::memcmp(value.data(), stop.data(), 4 * out_words) == 0) {
+                stopped = true;
+            }
+        }
+        tick();
+        taken++;
+        if (in_fire) {
+            sent++;
+            offer();
+        }
+        if (out_fire) {
+            received++;
+            set_bit(out_ready, want());
+        }
+    }
+    if (n_in) set_bit(in_valid, 0);
+    if (n_out) set_bit(out_ready, 0);
+    reply(&taken, 8);
+    reply(&timed_out, 1);
+    reply(&sent, 4);
+    reply(&received, 4);
+    reply(outputs.data(), 4 * outputs.size());
+}
+
 static int pipe_mode() {
     std::vector<uint32_t> value(MAX_WORDS), current(MAX_WORDS);
     for (;;) {
@@ -205,6 +307,7 @@ static int pipe_mode() {
             reply(&taken, 8);
             break;
         }
+        case 'X': stream_exchange(); break;
         case 'C': reply(&cycles, 8); break;
         case 'P': reply(&op, 1); break;
         case 'Q': flush_replies(); return 0;

@@ -46,6 +46,7 @@ from . import toolchain
 
 __all__ = [
     "BuildError",
+    "Exchange",
     "Model",
     "Port",
     "SimulationError",
@@ -70,7 +71,7 @@ VERILATOR_FLAGS = (
 MAKE_FLAGS = ("OPT_FAST=-O2", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2")
 
 # Bump when the generated code or the metadata format changes.
-_GENERATOR_VERSION = "1"
+_GENERATOR_VERSION = "2"
 
 _WORD_BITS = 32
 
@@ -326,6 +327,22 @@ def _verilator_version() -> str:
     return _version_cache[0]
 
 
+@dataclasses.dataclass(frozen=True)
+class Exchange:
+    """What :meth:`VerilatorSim.exchange` did: cycles run, payloads sent, payloads received."""
+
+    cycles: int
+    sent: int
+    received: list[int]
+
+
+_NO_PORT = 0xFFFF
+
+
+def _port_indices(*ports: Port | None) -> bytes:
+    return struct.pack(f"<{len(ports)}H", *(_NO_PORT if p is None else p.index for p in ports))
+
+
 class VerilatorSim:
     """A running harness for one design; a context manager (see the module docstring).
 
@@ -482,6 +499,95 @@ class VerilatorSim:
         self._cycles += taken
         return taken
 
+    def _stream_ports(self, stream) -> tuple[Port | None, Port, Port | None]:
+        if isinstance(stream, str):
+            prefix = stream.replace(".", "__")
+        else:
+            prefix = self.port(stream.payload).name.removesuffix("__payload")
+        ports = self.model.ports
+        if f"{prefix}__payload" not in ports:
+            raise KeyError(f"no stream {prefix!r}: no port {prefix}__payload")
+        return (
+            ports.get(f"{prefix}__valid"),
+            ports[f"{prefix}__payload"],
+            ports.get(f"{prefix}__ready"),
+        )
+
+    def exchange(
+        self,
+        send=None,
+        payloads=(),
+        receive=None,
+        count: int | None = None,
+        *,
+        until: int | None = None,
+        max_cycles: int,
+    ) -> "Exchange":
+        """Drive the input stream ``send`` with ``payloads`` while collecting from ``receive``.
+
+        Runs in the harness without round trips until every payload was sent and ``count``
+        payloads were received (or one equal to ``until``, which is included); then leaves the
+        input's valid and the output's ready low. Streams are named by their Verilog prefix
+        (``"i_stream"``) or given as the component's stream interfaces. Raises
+        ``TimeoutError`` (with the partial :class:`Exchange` as ``.args[1]``) after
+        ``max_cycles`` cycles.
+        """
+        self._require_clock()
+        payloads = list(payloads)
+        request = bytearray(b"X")
+        if send is not None:
+            in_valid, in_payload, in_ready = self._stream_ports(send)
+            if in_valid is None or not in_payload.is_input:
+                raise ValueError(f"{in_payload.name!r} is not the payload of an input stream")
+        else:
+            if payloads:
+                raise ValueError("payloads given without a stream to send them on")
+            in_valid = in_payload = in_ready = None
+        request += _port_indices(in_valid, in_payload, in_ready)
+        request += struct.pack("<I", len(payloads))
+        for payload in payloads:
+            request += in_payload.encode(payload)
+        if receive is not None:
+            out_valid, out_payload, out_ready = self._stream_ports(receive)
+            if out_payload.is_input:
+                raise ValueError(f"{out_payload.name!r} is not the payload of an output stream")
+            if count is None and until is None:
+                raise ValueError("give a count or an until payload to receive")
+        else:
+            out_valid = out_payload = out_ready = None
+        wanted = 0 if receive is None else (0xFFFF_FFFF if count is None else count)
+        request += _port_indices(out_valid, out_payload, out_ready)
+        request += struct.pack("<IB", wanted, until is not None)
+        if out_payload is not None:
+            request += out_payload.encode(0 if until is None else until)
+        request += struct.pack("<Q", max_cycles)
+        self._send(bytes(request))
+        taken, timed_out, sent, received = struct.unpack("<QBII", self._receive(17))
+        size = 0 if out_payload is None else 4 * out_payload.words
+        data = self._receive(size * received) if received else b""
+        values = [out_payload.decode(data[i * size : (i + 1) * size]) for i in range(received)]
+        self._cycles += taken
+        result = Exchange(cycles=taken, sent=sent, received=values)
+        if timed_out:
+            raise TimeoutError(
+                f"stream exchange unfinished after {max_cycles} cycles: sent {sent} of "
+                f"{len(payloads)}, received {received}",
+                result,
+            )
+        return result
+
+    def send(self, stream, payloads, *, max_cycles: int) -> int:
+        """Send ``payloads`` on an input stream; return the cycles taken."""
+        return self.exchange(stream, payloads, max_cycles=max_cycles).cycles
+
+    def receive(
+        self, stream, count: int | None = None, *, until: int | None = None, max_cycles: int
+    ) -> list[int]:
+        """Receive ``count`` payloads (or up to one equal to ``until``) from an output stream."""
+        return self.exchange(
+            receive=stream, count=count, until=until, max_cycles=max_cycles
+        ).received
+
     def reset(self, cycles: int = 1) -> None:
         """Hold ``rst`` high for ``cycles`` cycles."""
         self.set("rst", 1)
@@ -503,14 +609,13 @@ class VerilatorSim:
             raise SimulationError("this design has no clock (no synchronous logic)")
 
 
-def main(argv=None) -> int:
-    """Benchmark: ``python -m trax_fpga.sim.verilator [cycles]`` on a 32-bit counter."""
-    import time
-
-    from amaranth.hdl import Module
+def _benchmark_designs():
+    from amaranth.hdl import Cat, Module
     from amaranth.lib.wiring import In, Out
 
     class Counter(wiring.Component):
+        """A 32-bit counter."""
+
         en: In(1)
         count: Out(32)
 
@@ -520,14 +625,64 @@ def main(argv=None) -> int:
                 m.d.sync += self.count.eq(self.count + 1)
             return m
 
-    cycles = int((argv or sys.argv[1:] or ["20000000"])[0])
-    with VerilatorSim(Counter()) as sim:
+    class BusyArray(wiring.Component):
+        """An n x n array of 3-bit cells that all change every cycle (cell += west + north + 1)."""
+
+        en: In(1)
+        checksum: Out(3)
+
+        def __init__(self, n):
+            self._n = n
+            super().__init__()
+
+        def elaborate(self, platform):
+            m = Module()
+            n = self._n
+            cells = [[Signal(3, name=f"c_{y}_{x}") for x in range(n)] for y in range(n)]
+            for y in range(n):
+                for x in range(n):
+                    west, north = cells[y][x - 1], cells[y - 1][x]
+                    with m.If(self.en):
+                        m.d.sync += cells[y][x].eq(cells[y][x] + west + north + 1)
+            m.d.comb += self.checksum.eq(Cat(*(c for row in cells for c in row)).xor())
+            return m
+
+    return Counter, BusyArray
+
+
+def main(argv=None) -> int:
+    """Benchmark: ``python -m trax_fpga.sim.verilator [--array N] [--cycles C]``."""
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(prog="python -m trax_fpga.sim.verilator")
+    parser.add_argument("--array", type=int, metavar="N", help="a busy N x N array of cells")
+    parser.add_argument("--cycles", type=int, default=None, help="cycles to run")
+    args = parser.parse_args(argv)
+    counter_class, array_class = _benchmark_designs()
+    if args.array:
+        design, name = array_class(args.array), f"busy {args.array}x{args.array} array"
+        cycles = args.cycles or 1_000_000
+    else:
+        design, name = counter_class(), "32-bit counter"
+        cycles = args.cycles or 20_000_000
+    start = time.perf_counter()
+    model = build(design)
+    print(f"{name}: built or found in {time.perf_counter() - start:.1f} s")
+    with VerilatorSim(model) as sim:
         sim.set("en", 1)
         start = time.perf_counter()
         sim.tick(cycles)
-        count = sim.get("count")
+        sim.get_many(list(sim.ports)[-1:])
         elapsed = time.perf_counter() - start
-    print(f"{cycles} cycles in {elapsed:.3f} s: {cycles / elapsed / 1e6:.1f} M cycles/s ({count})")
+        print(f"{cycles} cycles in {elapsed:.3f} s: {cycles / elapsed:,.0f} cycles/s")
+        requests = 20_000
+        start = time.perf_counter()
+        for _ in range(requests):
+            sim.tick()
+            sim.get("en")
+        elapsed = time.perf_counter() - start
+        print(f"tick + get round trips: {elapsed / requests * 1e6:.1f} us each")
     return 0
 
 
