@@ -1,0 +1,185 @@
+"""Benchmarks of the search model (not tests): speed, depth per budget, and self-play matches.
+
+``python -m trax_fpga.host.search_bench`` reports the nodes per second of the Python model and
+the depth it completes at several node budgets, on positions from tests/data/human_games.txt
+(the middle position of every 12th decided game).
+
+``python -m trax_fpga.host.search_bench match A B --budget 2000 --pairs 12`` plays self-play
+games between two players (evaluation variants from :data:`VARIANTS`, or ``greedy``: one ply
+with the evaluation, or ``random``) at equal node budgets: each pair of games starts from one
+seeded random opening (4 plies), with colours swapped in the second game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pathlib
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
+from .notation import Move
+from .position import Position
+from .search import search
+
+__all__ = ["VARIANTS", "main", "play_match"]
+
+GAMES_FILE = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "human_games.txt"
+MAX_PLIES = 80
+
+#: Evaluation variants compared by self-play (see the search module's docstring for results).
+VARIANTS: dict[str, Weights] = {
+    "default": DEFAULT_WEIGHTS,
+    "material": Weights(loop=((0, 0, 0),) * 5, line=(0,) * 7, line_count=0, tempo=0),
+    "no-line": dataclasses.replace(DEFAULT_WEIGHTS, line=(0,) * 7, line_count=0),
+    "no-loop": dataclasses.replace(DEFAULT_WEIGHTS, loop=((0, 0, 0),) * 5),
+    "no-tempo": dataclasses.replace(DEFAULT_WEIGHTS, tempo=0),
+    "loop-x2": dataclasses.replace(
+        DEFAULT_WEIGHTS, loop=tuple(tuple(2 * w for w in row) for row in DEFAULT_WEIGHTS.loop)
+    ),
+    "line-x2": dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        line=tuple(2 * w for w in DEFAULT_WEIGHTS.line),
+        line_count=2 * DEFAULT_WEIGHTS.line_count,
+    ),
+    "corner-only": dataclasses.replace(
+        DEFAULT_WEIGHTS, loop=((0, 0, 0), (30, 30, 30), (30, 30, 30), (0, 0, 0), (0, 0, 0))
+    ),
+}
+
+Player = Callable[[Position], Move]
+
+
+def load_positions(every: int = 12) -> list[Position]:
+    """The middle position of every ``every``-th decided human game."""
+    positions = []
+    decided = 0
+    for line in GAMES_FILE.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        _, result, moves = (field.strip() for field in line.split("|"))
+        if result == "none":
+            continue
+        if decided % every == 0:
+            moves = moves.split()
+            positions.append(Position.from_moves(moves[: len(moves) // 2]))
+        decided += 1
+    return positions
+
+
+def bench(budgets: list[int]) -> None:
+    positions = load_positions()
+    print(f"{len(positions)} positions (middle of every 12th decided human game)")
+    print(f"{'budget':>8} {'nodes/s':>9} {'s/move':>7} {'depth mean':>10} {'min':>4} {'max':>4}")
+    for budget in budgets:
+        depths = []
+        nodes = 0
+        start = time.perf_counter()
+        for position in positions:
+            result = search(position, budget)
+            depths.append(result.depth)
+            nodes += result.nodes
+        elapsed = time.perf_counter() - start
+        print(
+            f"{budget:>8} {nodes / elapsed:>9.0f} {elapsed / len(positions):>7.3f} "
+            f"{statistics.mean(depths):>10.2f} {min(depths):>4} {max(depths):>4}"
+        )
+
+
+def make_player(name: str, budget: int) -> Player:
+    if name == "random":
+        rng = random.Random(0)
+        return lambda position: rng.choice(position.legal_moves())
+    if name == "greedy":
+        return lambda position: _greedy(position, VARIANTS["default"])
+    weights = VARIANTS[name]
+    return lambda position: search(position, budget, weights=weights).move
+
+
+def _greedy(position: Position, weights: Weights) -> Move:
+    """One ply: a winning move if any, else the best static evaluation of the child."""
+    mover = position.turn
+    best = None
+    for move in position.legal_moves():
+        turn = position.play(move)
+        if turn.outcome is None:
+            score = -evaluate(position, weights)
+        else:
+            score = 10**9 if turn.outcome.winner is mover else -(10**9)
+        position.pop()
+        if best is None or score > best[0]:
+            best = (score, move)
+    return best[1]
+
+
+def play_game(opening: list[Move], white: Player, black: Player, max_plies: int = MAX_PLIES) -> str:
+    position = Position.from_moves(opening)
+    while position.outcome is None and position.ply < max_plies:
+        player = white if position.ply % 2 == 0 else black
+        position.play(player(position))
+    return str(position.outcome) if position.outcome else "unfinished"
+
+
+def random_opening(seed: int, plies: int = 4) -> list[Move]:
+    rng = random.Random(seed)
+    position = Position()
+    while position.ply < plies:
+        moves = position.legal_moves()
+        rng.shuffle(moves)
+        for move in moves:
+            position.play(move)
+            if position.outcome is None:
+                break
+            position.pop()
+    return [turn.move for turn in position.turns]
+
+
+def play_match(a: str, b: str, budget: int, pairs: int, seed: int = 1) -> dict[str, float]:
+    """Games between players ``a`` and ``b``; returns a's wins, losses, unfinished, score."""
+    player_a, player_b = make_player(a, budget), make_player(b, budget)
+    tally = {"wins": 0, "losses": 0, "unfinished": 0}
+    for pair in range(pairs):
+        opening = random_opening(seed + pair)
+        for a_is_white in (True, False):
+            white, black = (player_a, player_b) if a_is_white else (player_b, player_a)
+            result = play_game(opening, white, black)
+            if result == "unfinished":
+                tally["unfinished"] += 1
+            elif result.startswith("white") == a_is_white:
+                tally["wins"] += 1
+            else:
+                tally["losses"] += 1
+            print(
+                f"  pair {pair} {a if a_is_white else b} (white) vs "
+                f"{b if a_is_white else a}: {result}",
+                flush=True,
+            )
+    games = 2 * pairs
+    tally["score"] = (tally["wins"] + 0.5 * tally["unfinished"]) / games
+    return tally
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m trax_fpga.host.search_bench")
+    sub = parser.add_subparsers(dest="command")
+    speed = sub.add_parser("speed", help="nodes per second and depth per budget (default)")
+    speed.add_argument("--budgets", type=int, nargs="+", default=[2000, 5000, 20000])
+    match = sub.add_parser("match", help="self-play games between two players")
+    match.add_argument("a", help=f"one of {', '.join(VARIANTS)}, greedy, random")
+    match.add_argument("b")
+    match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")
+    match.add_argument("--pairs", type=int, default=12, help="opening pairs (default 12)")
+    match.add_argument("--seed", type=int, default=1, help="first opening seed (default 1)")
+    args = parser.parse_args(argv)
+    if args.command == "match":
+        tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
+        print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
+    else:
+        bench(getattr(args, "budgets", [2000, 5000, 20000]))
+
+
+if __name__ == "__main__":
+    main()
