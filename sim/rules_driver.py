@@ -1,24 +1,312 @@
-"""Placeholder: filled in below."""
+"""The gateware rules core behind ordinary functions: new game, play a move, judge a game.
+
+:class:`RtlRules` drives a :class:`~trax_fpga.hdl.rules_core.RulesCore` through a small
+backend interface (``set``/``get``/``tick`` of named ports, values as integers), so the
+simulator can be swapped: :class:`AmaranthSimBackend` runs amaranth.sim in a worker thread; a
+Verilator harness with the same three methods can take its place.
+
+Every verdict (legality, forced play, wins) comes from the gateware. Only the mapping of the
+notation to a window cell is done here, from the box the gateware reports (the hardware notation
+decoder is a separate block). A game that outgrows the window raises :class:`WindowOverflow`
+instead of giving a verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+from collections.abc import Iterable
+from typing import Protocol
+
+from amaranth import Value
+from amaranth.sim import Simulator
+
+from trax_fpga.hdl.rules_core import Command, Outcome, Phase, RulesCore, Verdict
+from trax_fpga.hdl.types import Symbol
+from trax_fpga.host.errors import InvalidMoveError
+from trax_fpga.host.notation import Move
+
+__all__ = [
+    "AmaranthSimBackend",
+    "Backend",
+    "PlayResult",
+    "RtlRules",
+    "WindowOverflow",
+    "judge_game",
+    "window_cell",
+]
+
+#: The default window: the largest human game's box is 15 x 14, plus its ring.
+DEFAULT_WINDOW = (18, 18)
 
 
-def window_cell(box, x: int, y: int, width: int, height: int) -> tuple[int, int] | None:
-    """The window cell at which the gateware judges a move to board cell (x, y).
+class WindowOverflow(RuntimeError):
+    """The game outgrew the gateware's window: the move was not judged."""
 
-    ``box`` is the reference-style box (min_x, min_y, max_x, max_y) or None for the empty board.
-    Board cells inside the box and its ring map to (x mod W, y mod H). A cell beyond the ring
-    touches no tile; it maps to a window cell that touches none either (so the gateware answers
-    "not adjacent"), or to None when the window has no such cell. On the empty board a cell other
-    than (0, 0) maps to a window cell other than the origin.
+
+class Backend(Protocol):
+    """What :class:`RtlRules` needs of a simulator: ports by name, values as integers."""
+
+    def set(self, name: str, value: int) -> None: ...
+
+    def get(self, name: str) -> int: ...
+
+    def tick(self, count: int = 1) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class AmaranthSimBackend:
+    """amaranth.sim behind :class:`Backend`: the simulation runs in a worker thread.
+
+    Each call is handed to an async testbench that waits for it, so simulated time advances
+    only in :meth:`tick`.
+    """
+
+    def __init__(self, component) -> None:
+        self.component = component
+        self._requests: queue.Queue = queue.Queue()
+        self._replies: queue.Queue = queue.Queue()
+        self._ports: dict[str, Value] = {}
+        simulator = Simulator(component)
+        simulator.add_clock(1e-6)
+        simulator.add_testbench(self._testbench)
+        self._thread = threading.Thread(target=self._run, args=(simulator,), daemon=True)
+        self._thread.start()
+
+    def _port(self, name: str) -> Value:
+        port = self._ports.get(name)
+        if port is None:
+            port = self._ports[name] = Value.cast(getattr(self.component, name))
+        return port
+
+    def _run(self, simulator: Simulator) -> None:
+        try:
+            simulator.run()
+        except BaseException as error:  # handed to the caller, not lost in the thread
+            self._replies.put(error)
+
+    async def _testbench(self, ctx) -> None:
+        while True:
+            request = self._requests.get()
+            if request is None:
+                return
+            kind, name, value = request
+            try:
+                if kind == "set":
+                    ctx.set(self._port(name), value)
+                    reply = None
+                elif kind == "get":
+                    reply = ctx.get(self._port(name))
+                else:
+                    for _ in range(value):
+                        await ctx.tick()
+                    reply = None
+            except Exception as error:
+                reply = error
+            self._replies.put(reply)
+
+    def _call(self, kind: str, name: str = "", value: int = 0):
+        if not self._thread.is_alive():
+            raise RuntimeError("the simulation has stopped")
+        self._requests.put((kind, name, value))
+        reply = self._replies.get()
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply
+
+    def set(self, name: str, value: int) -> None:
+        self._call("set", name, int(value))
+
+    def get(self, name: str) -> int:
+        return self._call("get", name)
+
+    def tick(self, count: int = 1) -> None:
+        self._call("tick", value=count)
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._requests.put(None)
+            self._thread.join()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayResult:
+    """What the gateware said about one command, and how many clocks each part took."""
+
+    verdict: Verdict
+    outcome: Outcome
+    cycles: int  # from the command to ``done``
+    rounds: int  # forced-play rounds
+    board_cycles: int  # placement and forced play (clocks in the BOARD phase)
+    win_cycles: int  # win detection (clocks in the WINS phase)
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is Verdict.LEGAL
+
+
+def window_cell(box, column: int, row: int, width: int, height: int) -> tuple[int, int] | None:
+    """The window cell at which the gateware judges the move at notation (column, row).
+
+    ``box`` is (x, y, w, h) as the gateware reports it (window cell of the min corner and size),
+    or None on the empty board. Column 0 / row 0 is the ring just west / north of the box.
+    A cell in the box or its ring maps to its window cell. A cell beyond the ring touches no tile;
+    it maps to a window cell that touches none either (the gateware then answers "not adjacent"),
+    or to None if the window has no such cell. On the empty board a cell other than @0 maps to a
+    window cell other than the origin.
     """
     if box is None:
-        if 0 <= x < width and 0 <= y < height:
-            return x, y
+        if column < width and row < height:
+            return column, row
         return 1, 1
-    min_x, min_y, max_x, max_y = box
-    if min_x - 1 <= x <= max_x + 1 and min_y - 1 <= y <= max_y + 1:
-        return x % width, y % height
-    if max_x - min_x + 3 < width:
-        return (max_x + 2) % width, y % height
-    if max_y - min_y + 3 < height:
-        return x % width, (max_y + 2) % height
+    x, y, w, h = box
+    inside_x = column <= w + 1
+    inside_y = row <= h + 1
+    wx = (x - 1 + column) % width
+    wy = (y - 1 + row) % height
+    if inside_x and inside_y:
+        return wx, wy
+    if w + 2 < width:
+        return (x + w + 1) % width, wy if inside_y else y
+    if h + 2 < height:
+        return wx if inside_x else x, (y + h + 1) % height
     return None
+
+
+_SYMBOLS = {"+": Symbol.CROSS, "/": Symbol.SLASH, "\\": Symbol.BACKSLASH}
+
+
+class RtlRules:
+    """The gateware rules core as a Python object.
+
+    >>> with RtlRules((10, 10)) as rules:
+    ...     rules.new_game()
+    ...     rules.play("@0+").verdict
+    <Verdict.LEGAL: 0>
+    """
+
+    def __init__(self, window: tuple[int, int] = DEFAULT_WINDOW, backend=None) -> None:
+        self.width, self.height = window
+        self.component = RulesCore(self.width, self.height)
+        self.backend: Backend = backend or AmaranthSimBackend(self.component)
+        self.backend.set("cmd_valid", 0)
+
+    def __enter__(self) -> RtlRules:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    # --- commands ------------------------------------------------------------------------------
+
+    def _command(self, command: Command, x: int = 0, y: int = 0, symbol=Symbol.CROSS):
+        backend = self.backend
+        backend.set("cmd", command.value)
+        backend.set("x", x)
+        backend.set("y", y)
+        backend.set("symbol", symbol.value)
+        backend.set("cmd_valid", 1)
+        backend.tick()
+        backend.set("cmd_valid", 0)
+        cycles = 1
+        phases = {Phase.BOARD: 0, Phase.WINS: 0}
+        while not backend.get("done"):
+            phase = Phase(backend.get("phase"))
+            if phase in phases:
+                phases[phase] += 1
+            backend.tick()
+            cycles += 1
+        return PlayResult(
+            verdict=Verdict(backend.get("verdict")),
+            outcome=Outcome(backend.get("outcome")),
+            cycles=cycles,
+            rounds=backend.get("rounds"),
+            board_cycles=phases[Phase.BOARD],
+            win_cycles=phases[Phase.WINS],
+        )
+
+    def new_game(self) -> PlayResult:
+        return self._command(Command.NEW_GAME)
+
+    def play_cell(self, x: int, y: int, symbol: Symbol) -> PlayResult:
+        """Play ``symbol`` at window cell (x, y)."""
+        return self._command(Command.PLAY, x, y, symbol)
+
+    def play(self, move: str | Move) -> PlayResult:
+        """Play a move in notation (relative to the box the gateware reports).
+
+        Raises :class:`InvalidMoveError` for malformed text and :class:`WindowOverflow` when the
+        gateware cannot judge the move in its window.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        cell = window_cell(self.box, move.column, move.row, self.width, self.height)
+        if cell is None:
+            raise WindowOverflow(
+                f"move {move} names a cell beyond a {self.width}x{self.height} window"
+            )
+        result = self.play_cell(*cell, _SYMBOLS[move.symbol.value])
+        if result.verdict is Verdict.OVERFLOW:
+            raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} window")
+        return result
+
+    # --- state ---------------------------------------------------------------------------------
+
+    @property
+    def box(self) -> tuple[int, int, int, int] | None:
+        """(x, y, w, h) of the box in window cells, or None when the board is empty."""
+        if self.backend.get("empty"):
+            return None
+        get = self.backend.get
+        return get("box_x"), get("box_y"), get("box_w"), get("box_h")
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.backend.get("outcome"))
+
+    @property
+    def overflow(self) -> bool:
+        return bool(self.backend.get("overflow"))
+
+    def tiles(self) -> list[list[int]]:
+        """The window as ``[y][x]`` of tile values (white-edge masks, 0 = empty)."""
+        w, h = self.width, self.height
+        n = w * h
+        planes = self.backend.get("white")
+        return [
+            [sum(((planes >> (d * n + y * w + x)) & 1) << d for d in range(4)) for x in range(w)]
+            for y in range(h)
+        ]
+
+
+def judge_game(
+    moves: Iterable[str], window: tuple[int, int] = DEFAULT_WINDOW, *, rules: RtlRules | None = None
+) -> str:
+    """What ``trax judge`` prints for a game, with every verdict from the gateware.
+
+    ``white-loop``, ``white-line``, ``black-loop``, ``black-line``, ``none``, ``illegal <k>`` or
+    ``invalid <k>`` (the 1-based number of the first malformed or illegal move; a move after a
+    won game is illegal). Raises :class:`WindowOverflow` if the game outgrows the window. Pass
+    ``rules`` to reuse a running simulation (its window is then the one used).
+    """
+    own = rules is None
+    if own:
+        rules = RtlRules(window)
+    try:
+        rules.new_game()
+        for number, text in enumerate(moves, start=1):
+            try:
+                move = Move.parse(text)
+            except InvalidMoveError:
+                return f"invalid {number}"
+            if not rules.play(move).legal:
+                return f"illegal {number}"
+        return rules.outcome.text
+    finally:
+        if own:
+            rules.close()

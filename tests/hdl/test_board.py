@@ -90,8 +90,9 @@ def play_sequence(width, height, moves, expect_overflow=None):
             move = Move.parse(text)
             box = position.box
             cell = window_cell(
-                box and (box.min_x, box.min_y, box.max_x, box.max_y),
-                *position.cell_of(move),
+                box and (box.min_x % width, box.min_y % height, box.width, box.height),
+                move.column,
+                move.row,
                 width,
                 height,
             )
