@@ -4,10 +4,12 @@
 //
 // Modes:
 //   harness                       the pipe protocol on stdin/stdout (VerilatorSim drives it)
-//   harness --uart CLK_HZ BAUD [--pty] [--linger CYCLES] [--stats]
+//   harness --uart CLK_HZ BAUD [--pty] [--linger CYCLES] [--speed X] [--stats]
 //                                 join the design's rx/tx pins to a byte stream, 8N1: bytes from
 //                                 stdin (or a pseudo-terminal, whose path is printed first) are
-//                                 shifted into rx, bytes sampled from tx go to stdout (or the pty)
+//                                 shifted into rx, bytes sampled from tx go to stdout (or the pty);
+//                                 --speed X: at most X simulated seconds per second (default: no
+//                                 limit); the design sleeps at a fixed point in any case
 //
 // Pipe protocol, little-endian, a port value is words(port) 32-bit words, least significant first:
 //   'S' u16 port, value          set an input (no reply)
@@ -39,6 +41,7 @@
 #include <poll.h>
 #include <string>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <vector>
 
@@ -329,6 +332,9 @@ struct Bridge {
     int control_fd;            // with --pty: stdin, whose end-of-file stops the bridge
     bool input_open = true;
     uint64_t linger;           // after end of input: stop once tx was idle this long
+    double clk_hz = 0, speed = 0;  // speed > 0: at most speed * clk_hz cycles per second
+    double pace_start = 0;
+    uint64_t pace_cycles = 0;
     std::deque<unsigned char> pending;  // bytes waiting to be shifted into rx
 
     // rx shifter: 10 bits (start, 8 data, stop), each held `divisor` cycles
@@ -417,8 +423,8 @@ struct Bridge {
         return std::memcmp(snapshot.data(), state, size) == 0;
     }
 
-    // Read what is available; block for input only when `wait` is true.
-    void poll_input(bool wait) {
+    // Read what is available, waiting up to timeout_ms for it (-1: until something comes).
+    void poll_input(int timeout_ms) {
         struct pollfd fds[2];
         int n = 0;
         if (input_open) fds[n++] = {in_fd, POLLIN, 0};
@@ -427,8 +433,8 @@ struct Bridge {
             control_index = n;
             fds[n++] = {control_fd, POLLIN, 0};
         }
-        if (n == 0) return;
-        int ready = poll(fds, n, wait ? -1 : 0);
+        if (n == 0 && timeout_ms < 0) return;
+        int ready = poll(n ? fds : nullptr, n, timeout_ms);  // with no fds: a sleep
         if (ready <= 0) return;
         if (input_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             unsigned char buf[4096];
@@ -447,21 +453,44 @@ struct Bridge {
         }
     }
 
+    static double now() {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return t.tv_sec + t.tv_nsec * 1e-9;
+    }
+
+    void restart_pacing() {
+        pace_start = now();
+        pace_cycles = cycles;
+    }
+
+    // Wait while simulated time is ahead of the allowed speed, taking in input meanwhile.
+    void pace() {
+        while (!stop_requested) {
+            double ahead = (cycles - pace_cycles) / (clk_hz * speed) - (now() - pace_start);
+            if (ahead < 0.001) return;
+            poll_input(static_cast<int>(ahead * 1000));
+        }
+    }
+
     int run() {
+        restart_pacing();
         const uint64_t chunk = 1024;
         for (;;) {
             if (stop_requested) return 0;
-            poll_input(false);
+            poll_input(0);
             if (quiet()) {
                 if (!input_open && tx_idle >= linger) return 0;
                 if (at_fixed_point()) {
                     if (!input_open) return 0;
                     idle_waits++;
-                    poll_input(true);
+                    poll_input(-1);
+                    restart_pacing();
                     continue;
                 }
             }
             for (uint64_t i = 0; i < chunk; i++) step();
+            if (speed > 0) pace();
         }
     }
 };
@@ -489,6 +518,7 @@ static int uart_mode(int argc, char** argv) {
     if (!(clk_hz > 0) || !(baud > 0) || clk_hz < 2 * baud) die("need CLK_HZ >= 2 * BAUD > 0");
     Bridge bridge;
     bridge.divisor = static_cast<uint64_t>(clk_hz / baud + 0.5);
+    bridge.clk_hz = clk_hz;
     bridge.linger = 100 * 10 * bridge.divisor;
     bool use_pty = false, stats = false;
     for (int i = 4; i < argc; i++) {
@@ -496,6 +526,7 @@ static int uart_mode(int argc, char** argv) {
         if (arg == "--pty") use_pty = true;
         else if (arg == "--stats") stats = true;
         else if (arg == "--linger" && i + 1 < argc) bridge.linger = std::strtoull(argv[++i], nullptr, 0);
+        else if (arg == "--speed" && i + 1 < argc) bridge.speed = std::strtod(argv[++i], nullptr);
         else die("unknown argument");
     }
     int slave_fd = -1;

@@ -8,7 +8,8 @@ while bytes are waiting; ``tx`` is sampled in the middle of each bit after a fal
 each complete byte is written out at once (a frame whose stop bit is low is dropped and counted
 as a framing error).
 
-Simulated time runs as fast as the simulation can go while anything happens. When the pins are
+Simulated time runs as fast as the simulation can go while anything happens (or at most
+``speed`` times real time). When the pins are
 idle and one more cycle leaves the whole design state unchanged (a fixed point), the bridge stops
 simulating and sleeps until the next input byte, so an idle design costs no CPU. A design that
 never settles (a free-running counter) keeps the bridge busy.
@@ -51,9 +52,15 @@ def bridge_command(
     *,
     pty: bool = False,
     linger: int | None = None,
+    speed: float | None = None,
     stats: bool = False,
 ) -> list[str]:
-    """The command line that runs the bridge for ``design`` (a component or a built Model)."""
+    """The command line that runs the bridge for ``design`` (a component or a built Model).
+
+    ``linger``: with stdin, stop this many cycles after ``tx`` fell idle once input ended, even
+    if the design has not settled. ``speed``: at most this many simulated seconds per second
+    (1.0 is real time; default unlimited). ``stats``: print counts on stderr at the end.
+    """
     if not clk_hz >= 2 * baud > 0:
         raise ValueError(f"need clk_hz >= 2 * baud > 0, not clk_hz={clk_hz!r}, baud={baud!r}")
     command = [str(_model(design).executable), "--uart", repr(float(clk_hz)), repr(float(baud))]
@@ -61,6 +68,10 @@ def bridge_command(
         command.append("--pty")
     if linger is not None:
         command += ["--linger", str(int(linger))]
+    if speed is not None:
+        if not speed > 0:
+            raise ValueError(f"speed must be positive, not {speed!r}")
+        command += ["--speed", repr(float(speed))]
     if stats:
         command.append("--stats")
     return command

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from amaranth.hdl import Module
+from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -152,3 +152,51 @@ def test_hdl_uart_echoes_a_long_continuous_stream():
     finally:
         stop_bridge(process)
     assert idle_cpu < 0.1, "the UART should settle to a fixed point when idle"
+
+
+class NeverSettles(Loopback):
+    """A loopback with a free-running counter: its state changes every cycle."""
+
+    heartbeat: Out(1)
+
+    def elaborate(self, platform):
+        m = super().elaborate(platform)
+        counter = Signal(20)
+        m.d.sync += counter.eq(counter + 1)
+        m.d.comb += self.heartbeat.eq(counter[-1])
+        return m
+
+
+@pytest.fixture(scope="module")
+def never_settles():
+    return build(NeverSettles())
+
+
+def test_stdin_ends_after_linger_when_the_design_never_settles(never_settles):
+    data = random_bytes(5, 50)
+    result = subprocess.run(
+        bridge_command(never_settles, CLK_HZ, BAUD, linger=5000, stats=True),
+        input=data,
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.stdout == data, "seed 5"
+    cycles = int(result.stderr.decode().split("harness: ")[1].split(" cycles")[0])
+    assert 50 * 10 * 104 + 5000 <= cycles <= 50 * 10 * 104 + 5000 + 2048
+
+
+def test_speed_limit_keeps_simulated_time_to_real_time(never_settles):
+    # 100 kHz, 10 kbaud: 100 bytes are 10,000 cycles, a tenth of a simulated second.
+    data = bytes(range(100))
+    start = time.perf_counter()
+    result = subprocess.run(
+        bridge_command(never_settles, 100_000, 10_000, linger=10, speed=1.0),
+        input=data,
+        capture_output=True,
+        timeout=60,
+    )
+    elapsed = time.perf_counter() - start
+    assert result.stdout == data
+    assert elapsed >= 0.095  # no faster than real time
+    with pytest.raises(ValueError, match="speed must be positive, not 0"):
+        bridge_command(never_settles, 100_000, 10_000, speed=0)
