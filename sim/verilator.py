@@ -35,6 +35,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -294,8 +295,10 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
     root = cache_dir() if cache is None else Path(cache)
     directory = root / key.hexdigest()[:20]
     if (directory / "ports.json").exists():
+        os.utime(directory)  # recently used: kept by _prune
         return _load(directory)
     root.mkdir(parents=True, exist_ok=True)
+    _prune(root)
     work = root / f"{directory.name}.tmp{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
@@ -309,6 +312,24 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return _load(directory)
+
+
+#: How many built designs the cache keeps (the most recently used ones).
+CACHE_SIZE = 64
+
+
+def _prune(root: Path) -> None:
+    entries = [entry for entry in root.iterdir() if entry.is_dir()]
+    builds = sorted(
+        (entry for entry in entries if ".tmp" not in entry.name),
+        key=lambda entry: entry.stat().st_mtime,
+        reverse=True,
+    )
+    stale = builds[CACHE_SIZE - 1 :]
+    # Unfinished builds of processes that died, left for more than a day.
+    stale += [e for e in entries if ".tmp" in e.name and time.time() - e.stat().st_mtime > 86400]
+    for entry in stale:
+        shutil.rmtree(entry, ignore_errors=True)
 
 
 _version_cache: list[str] = []
@@ -653,7 +674,6 @@ def _benchmark_designs():
 def main(argv=None) -> int:
     """Benchmark: ``python -m trax_fpga.sim.verilator [--array N] [--cycles C]``."""
     import argparse
-    import time
 
     parser = argparse.ArgumentParser(prog="python -m trax_fpga.sim.verilator")
     parser.add_argument("--array", type=int, metavar="N", help="a busy N x N array of cells")

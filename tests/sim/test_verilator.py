@@ -1,5 +1,6 @@
 """The Verilator harness against amaranth.sim on one small design, value by value."""
 
+import os
 import random
 
 import pytest
@@ -8,6 +9,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 from amaranth.sim import Simulator
 
+from trax_fpga.sim import verilator as verilator_module
 from trax_fpga.sim.verilator import SimulationError, VerilatorSim, _decode_cxx_name
 
 WIDE = 300
@@ -253,3 +255,15 @@ def test_stream_send_receive_until_and_timeout(playground):
     assert exchange.sent == 4
     assert sim.receive("o_stream", 1, max_cycles=10) == [5]
     assert sim.harness_cycles() == sim.cycles
+
+
+def test_cache_keeps_the_most_recent_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr(verilator_module, "CACHE_SIZE", 3)
+    for age, name in enumerate(["e", "d", "c", "b", "a"]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1000 - age, 1000 - age))
+    (tmp_path / "x.tmp123").mkdir()
+    os.utime(tmp_path / "x.tmp123", (1000, 1000))
+    verilator_module._prune(tmp_path)
+    # Room for the build about to be made: the two most recent stay.
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["d", "e"]
