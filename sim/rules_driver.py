@@ -22,7 +22,7 @@ from typing import Protocol
 from amaranth import Value
 from amaranth.sim import Simulator
 
-from trax_fpga.hdl.rules_core import Command, Outcome, Phase, RulesCore, Verdict
+from trax_fpga.hdl.rules_core import Command, Outcome, RulesCore, Verdict
 from trax_fpga.hdl.types import Symbol
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move
@@ -33,6 +33,7 @@ __all__ = [
     "PlayResult",
     "RtlRules",
     "WindowOverflow",
+    "WindowOverflowError",
     "judge_game",
     "window_cell",
 ]
@@ -41,8 +42,12 @@ __all__ = [
 DEFAULT_WINDOW = (18, 18)
 
 
-class WindowOverflow(RuntimeError):
+class WindowOverflowError(RuntimeError):
     """The game outgrew the gateware's window: the move was not judged."""
+
+
+#: The short name the rules-core brief uses.
+WindowOverflow = WindowOverflowError
 
 
 class Backend(Protocol):
@@ -175,11 +180,18 @@ def window_cell(box, column: int, row: int, width: int, height: int) -> tuple[in
     return None
 
 
+#: No command takes this long (a move takes at most about W*H + 10 clocks).
+_MAX_CYCLES = 1 << 16
+
 _SYMBOLS = {"+": Symbol.CROSS, "/": Symbol.SLASH, "\\": Symbol.BACKSLASH}
 
 
 class RtlRules:
     """The gateware rules core as a Python object.
+
+    ``backend`` is ``"amaranth"`` (amaranth.sim, the default), ``"verilator"``
+    (:class:`trax_fpga.sim.verilator.VerilatorSim`: built once, then much faster) or any object
+    with the :class:`Backend` methods, made for ``self.component``.
 
     >>> with RtlRules((10, 10)) as rules:
     ...     rules.new_game()
@@ -187,10 +199,20 @@ class RtlRules:
     <Verdict.LEGAL: 0>
     """
 
-    def __init__(self, window: tuple[int, int] = DEFAULT_WINDOW, backend=None) -> None:
+    def __init__(self, window: tuple[int, int] = DEFAULT_WINDOW, backend="amaranth") -> None:
         self.width, self.height = window
         self.component = RulesCore(self.width, self.height)
-        self.backend: Backend = backend or AmaranthSimBackend(self.component)
+        if backend == "amaranth":
+            backend = AmaranthSimBackend(self.component)
+        elif backend == "verilator":
+            from .verilator import VerilatorSim
+
+            backend = VerilatorSim(self.component)
+        elif isinstance(backend, str):
+            raise ValueError(
+                f"backend must be 'amaranth', 'verilator' or an object, not {backend!r}"
+            )
+        self.backend: Backend = backend
         self.backend.set("cmd_valid", 0)
 
     def __enter__(self) -> RtlRules:
@@ -213,21 +235,27 @@ class RtlRules:
         backend.set("cmd_valid", 1)
         backend.tick()
         backend.set("cmd_valid", 0)
-        cycles = 1
-        phases = {Phase.BOARD: 0, Phase.WINS: 0}
-        while not backend.get("done"):
-            phase = Phase(backend.get("phase"))
-            if phase in phases:
-                phases[phase] += 1
-            backend.tick()
-            cycles += 1
+        tick_until = getattr(backend, "tick_until", None)
+        if tick_until is not None:
+            tick_until("done", 1, max_cycles=_MAX_CYCLES)
+        else:
+            for _ in range(_MAX_CYCLES):
+                if backend.get("done"):
+                    break
+                backend.tick()
+            else:
+                raise TimeoutError(f"the rules core gave no verdict in {_MAX_CYCLES} clocks")
+        names = ("verdict", "outcome", "cycles", "rounds", "board_cycles", "win_cycles")
+        get_many = getattr(backend, "get_many", None)
+        values = get_many(names) if get_many else [backend.get(name) for name in names]
+        verdict, outcome, cycles, rounds, board_cycles, win_cycles = values
         return PlayResult(
-            verdict=Verdict(backend.get("verdict")),
-            outcome=Outcome(backend.get("outcome")),
+            verdict=Verdict(verdict),
+            outcome=Outcome(outcome),
             cycles=cycles,
-            rounds=backend.get("rounds"),
-            board_cycles=phases[Phase.BOARD],
-            win_cycles=phases[Phase.WINS],
+            rounds=rounds,
+            board_cycles=board_cycles,
+            win_cycles=win_cycles,
         )
 
     def new_game(self) -> PlayResult:
@@ -285,7 +313,11 @@ class RtlRules:
 
 
 def judge_game(
-    moves: Iterable[str], window: tuple[int, int] = DEFAULT_WINDOW, *, rules: RtlRules | None = None
+    moves: Iterable[str],
+    window: tuple[int, int] = DEFAULT_WINDOW,
+    *,
+    rules: RtlRules | None = None,
+    backend: str = "amaranth",
 ) -> str:
     """What ``trax judge`` prints for a game, with every verdict from the gateware.
 
@@ -296,7 +328,7 @@ def judge_game(
     """
     own = rules is None
     if own:
-        rules = RtlRules(window)
+        rules = RtlRules(window, backend)
     try:
         rules.new_game()
         for number, text in enumerate(moves, start=1):

@@ -13,7 +13,7 @@ from trax_fpga.host.errors import IllegalMoveError, InvalidMoveError
 from trax_fpga.host.judge import judge_game as reference_judge
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
-from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow, judge_game
+from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow, judge_game, window_cell
 
 from .reference import human_games, random_move, record_games, window_tiles
 
@@ -88,6 +88,32 @@ def test_human_games_sample(rules18):
 def test_all_human_games(rules18):
     for result, moves in human_games():
         assert judge_game(moves, rules=rules18) == result, " ".join(moves)
+
+
+@pytest.mark.slow
+def test_all_games_on_verilator():
+    """The same gateware built with Verilator (the backend swapped under the same driver)."""
+    with RtlRules((18, 18), backend="verilator") as rules:
+        for result, moves in human_games():
+            assert judge_game(moves, rules=rules) == result, " ".join(moves)
+        check_games(rules, record_games("contest_logs_2015.txt"))
+        for name in ("official_referee_tests.txt", "engine_tests_kizuna.txt"):
+            check_games(rules, record_games(name))
+
+
+def test_window_cell_mapping():
+    """Notation beyond the box's ring must not alias onto a real cell of the torus window."""
+    # Empty board: only @0 names the origin.
+    assert window_cell(None, 0, 0, 8, 8) == (0, 0)
+    assert window_cell(None, 8, 0, 8, 8) != (0, 0)
+    # Box at window (6, 5), 3 x 2: the ring is columns 5..9 (mod 8) and rows 4..7.
+    box = (6, 5, 3, 2)
+    assert window_cell(box, 0, 0, 8, 8) == (5, 4)
+    assert window_cell(box, 4, 3, 8, 8) == (1, 7)
+    far = window_cell(box, 13, 1, 8, 8)  # column 13 would alias to column 18 mod 8 = 2
+    assert far is not None and far[0] not in (5, 6, 7, 0, 1)
+    # A box whose ring fills the window: no cell is far enough; the driver must refuse.
+    assert window_cell((0, 0, 6, 6), 9, 1, 8, 8) is None
 
 
 @pytest.mark.parametrize(
