@@ -1,0 +1,159 @@
+"""The complete contest player: a UART, the protocol engine, the rules core and the search.
+
+Everything a board needs between its serial pins and its LEDs; the board files (``boards/``) only
+add the clock, the pins and the reset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from amaranth import Module, ResetInserter
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .legality import check_window
+from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
+from .rules_core import RulesCore
+from .uart import UART, divisor_for
+
+__all__ = ["LED_NAMES", "Player"]
+
+#: What each bit of ``leds`` shows, from bit 0.
+LED_NAMES = ("playing", "thinking", "colour", "error")
+
+
+def _default_search(width: int, height: int, **options):
+    from .search import Search
+
+    return Search(width, height, **options)
+
+
+class Player(wiring.Component):
+    """A Trax player on one serial line, following the contest protocol.
+
+    What it does with malformed or illegal input is in ``docs/protocol-policy.md``.
+
+    Parameters
+    ----------
+    width, height : int
+        The window of cells the board keeps (a game is played exactly while its box plus one
+        ring fits; see :class:`~trax_fpga.hdl.rules_core.RulesCore`).
+    clk_freq : int or float
+        The clock frequency in Hz.
+    baud : int
+        The serial line's rate (8N1), 19200 by default.
+    team : str
+        The two-character code answered to ``-T``.
+    opening : str
+        White's first move, ``"+"`` or ``"/"``.
+    max_line : int
+        Longer lines are ignored (see :class:`~trax_fpga.hdl.protocol.LineReader`).
+    search_options : dict
+        Keyword arguments of the search (its budget).
+    search : callable
+        ``search(width, height, **search_options)`` makes the search component; the default is
+        :class:`~trax_fpga.hdl.search.Search`. Another component with the same ports can stand
+        in for it (tests).
+
+    Members
+    -------
+    rx : In(1)
+        The serial input (idles high).
+    tx : Out(1)
+        The serial output (idles high).
+    leds : Out(4)
+        Bit 0: a game is in progress; 1: thinking; 2: the board plays white; 3: error (a
+        rejected line, an illegal move or an overflow since the last command).
+    game : Out(GameState)
+        Where the player stands (simulation status).
+    overflow : Out(1)
+        The current game outgrew the window.
+    answer_cycles, max_answer_cycles : Out(32)
+        Clocks of the last answer and the largest since power-up (see
+        :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
+    rejected_lines : Out(16)
+    search_nodes, search_cycles : Out(32)
+        Statistics of the last search.
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        clk_freq: float,
+        baud: int = 19200,
+        team: str = "FP",
+        *,
+        opening: str = "+",
+        max_line: int = DEFAULT_MAX_LINE,
+        search_options: dict | None = None,
+        search: Callable | None = None,
+    ):
+        self.width, self.height = check_window(width, height)
+        if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
+            raise ValueError(f"clock frequency must be a positive number, not {clk_freq!r}")
+        self.clk_freq = clk_freq
+        self.baud = baud
+        self.divisor = divisor_for(clk_freq, baud)
+        self.search_options = dict(search_options or {})
+        self._make_search = search or _default_search
+        self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
+        ProtocolEngine(width, height, **self._engine_options)  # checks team, opening, max_line
+        self.team = team
+        super().__init__(
+            {
+                "rx": In(1, init=1),
+                "tx": Out(1, init=1),
+                "leds": Out(4),
+                "game": Out(GameState),
+                "overflow": Out(1),
+                "answer_cycles": Out(32),
+                "max_answer_cycles": Out(32),
+                "rejected_lines": Out(16),
+                "search_nodes": Out(32),
+                "search_cycles": Out(32),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        w, h = self.width, self.height
+        m.submodules.uart = uart = UART(self.divisor)
+        m.submodules.engine = engine = ProtocolEngine(w, h, **self._engine_options)
+        m.submodules.rules = rules = RulesCore(w, h)
+        search = self._make_search(w, h, **self.search_options)
+        # A command that comes while the search runs restarts it from its reset state.
+        m.submodules.search = ResetInserter(engine.search_abort)(search)
+
+        m.d.comb += [uart.rx.eq(self.rx), self.tx.eq(uart.tx)]
+        wiring.connect(m, uart.rx_stream, engine.rx_stream)
+        wiring.connect(m, engine.tx_stream, uart.tx_stream)
+        m.d.comb += engine.framing_error.eq(uart.framing_error)
+        attach(m, engine.rules, rules)
+        attach(m, engine.search, search)
+        m.d.comb += [
+            search.white.eq(rules.white),
+            search.box_x.eq(rules.box_x),
+            search.box_y.eq(rules.box_y),
+            search.box_w.eq(rules.box_w),
+            search.box_h.eq(rules.box_h),
+            search.empty.eq(rules.empty),
+            search.turn.eq(rules.turn),
+        ]
+
+        playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
+        m.d.comb += [
+            self.leds[0].eq(playing),
+            self.leds[1].eq(engine.thinking),
+            self.leds[2].eq(engine.colour.as_value()),
+            self.leds[3].eq(engine.error),
+            self.game.eq(engine.game),
+            self.overflow.eq(engine.overflow),
+            self.answer_cycles.eq(engine.answer_cycles),
+            self.max_answer_cycles.eq(engine.max_answer_cycles),
+            self.rejected_lines.eq(engine.rejected_lines),
+            self.search_nodes.eq(search.nodes),
+            self.search_cycles.eq(search.cycles),
+        ]
+        return m

@@ -1,0 +1,256 @@
+"""The protocol engine on Verilator with a scripted search, driven line by line from Python.
+
+:class:`ProtocolBench` joins a :class:`~trax_fpga.hdl.protocol.ProtocolEngine` to a real
+:class:`~trax_fpga.hdl.rules_core.RulesCore` and to :class:`SearchDouble`, a stand-in for the
+search whose answer (a window cell and a symbol, or "no move") is set from the test, so that
+the engine can be checked without the real search. Bytes go in and out as streams, one per
+clock at most (no UART). :class:`BenchDriver` hides the simulator behind ordinary calls::
+
+    with BenchDriver(18, 18) as bench:
+        assert bench.ask(b"-T\\n") == b"FP\\n"
+        bench.script(position, "B1/")      # the double answers B1/ in this position next
+        answer = bench.ask(b"A1+\\n")
+"""
+
+from __future__ import annotations
+
+from amaranth import Module, ResetInserter, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from trax_fpga.hdl.protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
+from trax_fpga.hdl.rules_core import Colour, Outcome, RulesCore
+from trax_fpga.hdl.types import Symbol
+from trax_fpga.host import tiles
+from trax_fpga.host.notation import Move
+from trax_fpga.host.position import Position
+
+from .verilator import VerilatorSim
+
+__all__ = ["BenchDriver", "ProtocolBench", "SearchDouble", "window_cell_of"]
+
+HDL_SYMBOL = {
+    tiles.Symbol.CROSS: Symbol.CROSS,
+    tiles.Symbol.SLASH: Symbol.SLASH,
+    tiles.Symbol.BACKSLASH: Symbol.BACKSLASH,
+}
+
+
+class SearchDouble(wiring.Component):
+    """The search's ports, answering each ``start`` after ``latency`` clocks with the move set
+    on ``answer_found``/``answer_x``/``answer_y``/``answer_symbol``. ``starts`` counts starts."""
+
+    def __init__(self, width: int, height: int):
+        super().__init__(
+            {
+                "start": In(1),
+                "white": In(data.ArrayLayout(width * height, 4)),
+                "box_x": In(range(width)),
+                "box_y": In(range(height)),
+                "box_w": In(range(width + 1)),
+                "box_h": In(range(height + 1)),
+                "empty": In(1),
+                "turn": In(Colour),
+                "busy": Out(1),
+                "done": Out(1),
+                "found": Out(1),
+                "x": Out(range(width)),
+                "y": Out(range(height)),
+                "symbol": Out(Symbol),
+                "nodes": Out(32),
+                "cycles": Out(32),
+                "answer_found": In(1),
+                "answer_x": In(range(width)),
+                "answer_y": In(range(height)),
+                "answer_symbol": In(Symbol),
+                "latency": In(32),
+                "starts": Out(16),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        left = Signal(32)
+        m.d.sync += self.done.eq(0)
+        with m.If(self.start & ~self.busy):
+            m.d.sync += [
+                self.busy.eq(1),
+                left.eq(self.latency),
+                self.cycles.eq(0),
+                self.starts.eq(self.starts + 1),
+            ]
+        with m.Elif(self.busy):
+            m.d.sync += [left.eq(left - 1), self.cycles.eq(self.cycles + 1)]
+            with m.If(left == 0):
+                m.d.sync += [
+                    self.busy.eq(0),
+                    self.done.eq(1),
+                    self.found.eq(self.answer_found),
+                    self.x.eq(self.answer_x),
+                    self.y.eq(self.answer_y),
+                    self.symbol.eq(self.answer_symbol),
+                    self.nodes.eq(1),
+                ]
+        return m
+
+
+class ProtocolBench(wiring.Component):
+    """The engine, the rules core and the search double; streams and status at the top."""
+
+    def __init__(self, width: int, height: int, *, team: str = "FP", opening: str = "+",
+                 max_line: int = DEFAULT_MAX_LINE):  # fmt: skip
+        self.width, self.height = width, height
+        self._options = {"team": team, "opening": opening, "max_line": max_line}
+        super().__init__(
+            {
+                "rx_stream": In(stream.Signature(8)),
+                "tx_stream": Out(stream.Signature(8)),
+                "framing_error": In(1),
+                "answer_found": In(1),
+                "answer_x": In(range(width)),
+                "answer_y": In(range(height)),
+                "answer_symbol": In(Symbol),
+                "latency": In(32),
+                "starts": Out(16),
+                "aborts": Out(16),
+                "game": Out(GameState),
+                "colour": Out(Colour),
+                "thinking": Out(1),
+                "error": Out(1),
+                "overflow": Out(1),
+                "outcome": Out(Outcome),
+                "answer_cycles": Out(32),
+                "max_answer_cycles": Out(32),
+                "rejected_lines": Out(16),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        w, h = self.width, self.height
+        m.submodules.engine = engine = ProtocolEngine(w, h, **self._options)
+        m.submodules.rules = rules = RulesCore(w, h)
+        double = SearchDouble(w, h)
+        m.submodules.search = ResetInserter(engine.search_abort)(double)
+        wiring.connect(m, wiring.flipped(self.rx_stream), engine.rx_stream)
+        wiring.connect(m, engine.tx_stream, wiring.flipped(self.tx_stream))
+        attach(m, engine.rules, rules)
+        attach(m, engine.search, double)
+        m.d.comb += [
+            engine.framing_error.eq(self.framing_error),
+            double.white.eq(rules.white),
+            double.box_x.eq(rules.box_x),
+            double.box_y.eq(rules.box_y),
+            double.box_w.eq(rules.box_w),
+            double.box_h.eq(rules.box_h),
+            double.empty.eq(rules.empty),
+            double.turn.eq(rules.turn),
+            double.answer_found.eq(self.answer_found),
+            double.answer_x.eq(self.answer_x),
+            double.answer_y.eq(self.answer_y),
+            double.answer_symbol.eq(self.answer_symbol),
+            double.latency.eq(self.latency),
+            self.starts.eq(double.starts),
+        ]
+        with m.If(engine.search_abort):
+            m.d.sync += self.aborts.eq(self.aborts + 1)
+        for name in ("game", "colour", "thinking", "error", "overflow", "answer_cycles",
+                     "max_answer_cycles", "rejected_lines"):  # fmt: skip
+            m.d.comb += getattr(self, name).eq(getattr(engine, name))
+        m.d.comb += self.outcome.eq(rules.outcome)
+        return m
+
+
+def window_cell_of(position: Position, move: Move | str, width: int, height: int):
+    """The window cell (x mod W, y mod H) of the board cell ``move`` names in ``position``."""
+    if isinstance(move, str):
+        move = Move.parse(move)
+    x, y = position.cell_of(move)
+    return x % width, y % height
+
+
+class BenchDriver:
+    """A :class:`ProtocolBench` on Verilator behind line-level calls (a context manager)."""
+
+    #: Clocks allowed for an answer (the double's latency is added).
+    ANSWER_CYCLES = 5_000
+
+    def __init__(self, width: int, height: int, *, latency: int = 50, **options):
+        self.width, self.height = width, height
+        self.bench = ProtocolBench(width, height, **options)
+        self.sim = VerilatorSim(self.bench)
+        self.latency = latency
+        self.sim.set("latency", latency)
+
+    def __enter__(self) -> BenchDriver:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.sim.close()
+
+    def status(self, name: str) -> int:
+        return self.sim.get(name)
+
+    @property
+    def game(self) -> GameState:
+        return GameState(self.sim.get("game"))
+
+    def send(self, data: bytes, *, gap: int = 0) -> None:
+        """Send bytes, one per clock (``gap`` idle clocks after each)."""
+        if gap:
+            for byte in data:
+                self.sim.send("rx_stream", [byte], max_cycles=10)
+                self.sim.tick(gap)
+        elif data:
+            self.sim.send("rx_stream", list(data), max_cycles=len(data) + 10)
+
+    def ask(self, data: bytes, *, max_cycles: int | None = None) -> bytes:
+        """Send ``data`` and return the answer line (up to its LF) or what came before a
+        time-out (``b""`` if nothing)."""
+        if max_cycles is None:
+            max_cycles = self.ANSWER_CYCLES + self.latency
+        try:
+            result = self.sim.exchange(
+                "rx_stream", list(data), "tx_stream", until=0x0A, max_cycles=max_cycles
+            )
+        except TimeoutError as error:
+            return bytes(error.args[1].received)
+        return bytes(result.received)
+
+    def silent(self, data: bytes, *, cycles: int = 2_000) -> None:
+        """Send ``data``, run ``cycles`` clocks and check that nothing was sent."""
+        answer = self.ask(data, max_cycles=cycles)
+        assert answer == b"", f"{data!r} was answered with {answer!r}, expected nothing"
+
+    def framing_error(self) -> None:
+        """One framing-error strobe from the UART."""
+        self.sim.set("framing_error", 1)
+        self.sim.tick()
+        self.sim.set("framing_error", 0)
+
+    def script(self, position: Position | None, move: Move | str | None) -> None:
+        """The double's next answer: ``move`` in ``position``, or "no move" (``None``)."""
+        if move is None:
+            self.sim.set("answer_found", 0)
+            return
+        if isinstance(move, str):
+            move = Move.parse(move)
+        x, y = window_cell_of(position, move, self.width, self.height)
+        self.sim.set("answer_found", 1)
+        self.sim.set("answer_x", x)
+        self.sim.set("answer_y", y)
+        self.sim.set("answer_symbol", HDL_SYMBOL[move.symbol].value)
+
+    def script_cell(self, x: int, y: int, symbol: Symbol) -> None:
+        """The double's next answer as a window cell."""
+        self.sim.set("answer_found", 1)
+        self.sim.set("answer_x", x)
+        self.sim.set("answer_y", y)
+        self.sim.set("answer_symbol", symbol.value)
+
+    def set_latency(self, latency: int) -> None:
+        self.latency = latency
+        self.sim.set("latency", latency)
