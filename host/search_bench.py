@@ -45,6 +45,29 @@ VARIANTS: dict[str, Weights] = {
         line=tuple(2 * w for w in DEFAULT_WEIGHTS.line),
         line_count=2 * DEFAULT_WEIGHTS.line_count,
     ),
+    "line-x3": dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        line=tuple(3 * w for w in DEFAULT_WEIGHTS.line),
+        line_count=3 * DEFAULT_WEIGHTS.line_count,
+    ),
+    "line-x2-loop-x2": dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        loop=tuple(tuple(2 * w for w in row) for row in DEFAULT_WEIGHTS.loop),
+        line=tuple(2 * w for w in DEFAULT_WEIGHTS.line),
+        line_count=2 * DEFAULT_WEIGHTS.line_count,
+    ),
+    "line-x2-no-tempo": dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        line=tuple(2 * w for w in DEFAULT_WEIGHTS.line),
+        line_count=2 * DEFAULT_WEIGHTS.line_count,
+        tempo=0,
+    ),
+    "line-x3-no-tempo": dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        line=tuple(3 * w for w in DEFAULT_WEIGHTS.line),
+        line_count=3 * DEFAULT_WEIGHTS.line_count,
+        tempo=0,
+    ),
     "corner-only": dataclasses.replace(
         DEFAULT_WEIGHTS, loop=((0, 0, 0), (30, 30, 30), (30, 30, 30), (0, 0, 0), (0, 0, 0))
     ),

@@ -130,25 +130,28 @@ def test_win_in_one(tactic):
 @pytest.mark.parametrize("tactic", by_kind("defend"))
 def test_one_move_defence(tactic):
     position = tactic.position()
-    reason = tactic.kind.removeprefix("defend-")
+    mover = position.turn
     assert not winning_moves(position)
-    assert is_safe(position, tactic.solution)
-    moves = position.legal_moves()
-    unsafe = [m for m in moves if not is_safe(position, m)]
-    assert len(unsafe) * 4 >= len(moves) * 3, "the threat should make most moves lose"
-    # The threat is of the named kind: some move lets the opponent win that way.
-    reasons = set()
-    for move in unsafe:
-        position.play(move)
-        for reply in winning_moves(position):
-            reasons.add(position.play(reply).outcome.reason)
-            position.pop()
+    # How the opponent wins after each move (empty: the move is safe).
+    refutations: dict[Move, set[str]] = {}
+    for move in position.legal_moves():
+        turn = position.play(move)
+        if turn.outcome is not None:
+            refutations[move] = set() if turn.outcome.winner is mover else {"at once"}
+        else:
+            refutations[move] = set()
+            for reply in winning_moves(position):
+                refutations[move].add(position.play(reply).outcome.reason)
+                position.pop()
         position.pop()
-    assert reason in reasons
+    unsafe = [move for move, how in refutations.items() if how]
+    assert not refutations[Move.parse(tactic.solution)]
+    assert len(unsafe) * 4 >= len(refutations) * 3, "the threat should make most moves lose"
+    assert any(tactic.kind.removeprefix("defend-") in how for how in refutations.values())
 
     result = search(position, tactic.budget)
     assert result.depth >= 1, result
-    assert is_safe(position, result.move), result
+    assert not refutations[result.move], result
 
 
 @pytest.mark.parametrize("tactic", by_kind("win2"))
@@ -159,7 +162,8 @@ def test_win_in_two_by_double_threat(tactic):
 
     result = search(position, tactic.budget)
     assert result.plies_to_win == 3, result
-    assert forces_win_in_two(position, result.move), result
+    if str(result.move) != tactic.solution:
+        assert forces_win_in_two(position, result.move), result
     assert len(result.pv) == 3
 
 
@@ -300,3 +304,26 @@ def test_evaluation_is_symmetric_on_the_first_tile():
     """After @0/ each colour has one curve (a corner): only the tempo is left."""
     assert evaluate(Position.from_moves(["@0/"])) == DEFAULT_WEIGHTS.tempo
     assert evaluate(Position.from_moves(["@0+"])) == DEFAULT_WEIGHTS.tempo
+
+
+class CountingPosition(Position):
+    """A position that counts its successful plays."""
+
+    plays = 0
+
+    def play(self, move):
+        turn = super().play(move)
+        self.plays += 1
+        return turn
+
+
+@pytest.mark.parametrize(("budget", "max_depth"), [(50, None), (2000, 1), (8000, 2)])
+def test_nodes_count_every_play_exactly(budget, max_depth):
+    tactic = next(t for t in TACTICS if t.kind == "defend-loop")
+    position = CountingPosition()
+    for move in tactic.moves:
+        position.play(move)
+    position.plays = 0
+    result = search(position, budget, max_depth)
+    assert result.nodes == position.plays
+    assert result.nodes <= budget
