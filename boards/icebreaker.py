@@ -1,0 +1,40 @@
+"""iCEBreaker with an iCE40 UP5K (SG48): the small open board.
+
+=================  ==========================================================================
+window             8 x 8 cells
+clock              12 MHz oscillator on pin 35, used directly (no PLL)
+UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
+LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
+                   LED3 (27) colour, red LED (11) error
+programming        ``iceprog build/icebreaker/top.bin``
+=================  ==========================================================================
+
+The thinking and colour LEDs are on the break-off LED board (PMOD2): keep it attached or plug it
+into PMOD2.
+"""
+
+from amaranth_boards.icebreaker import ICEBreakerPlatform
+
+from .spec import BoardSpec
+
+__all__ = ["BOARD"]
+
+
+def _platform() -> ICEBreakerPlatform:
+    platform = ICEBreakerPlatform()
+    platform.add_resources(platform.break_off_pmod)
+    return platform
+
+
+BOARD = BoardSpec(
+    name="icebreaker",
+    title="iCEBreaker (iCE40 UP5K)",
+    platform=_platform,
+    window=(8, 8),
+    clock_hz=12e6,
+    uart=("uart", 0),
+    uart_pins={"rx": "6", "tx": "9"},
+    leds=(("led", 1), ("led", 2), ("led", 3), ("led", 0)),
+    led_pins=("37", "26", "27", "11"),
+    program="iceprog build/icebreaker/top.bin",
+)

@@ -1,0 +1,71 @@
+"""The board top: a design with ``rx``, ``tx`` and ``leds`` ports bound to a board's pins.
+
+:func:`make_design` makes the design to put on a board: the complete player
+(``trax_fpga.hdl.player.Player``) or the rules core alone behind a UART
+(:class:`~trax_fpga.boards.probe.RulesProbe`), both with the same pins.
+"""
+
+import importlib.util
+
+from amaranth import Elaboratable, Module, Signal
+from amaranth.lib import io
+from amaranth.lib.cdc import FFSynchronizer
+
+from .probe import RulesProbe
+from .spec import BoardSpec
+
+__all__ = ["TOPS", "BoardTop", "make_design", "player_available"]
+
+#: The designs a board can be built with.
+TOPS = ("player", "rules")
+
+
+def player_available() -> bool:
+    """Whether ``trax_fpga.hdl.player`` exists in this checkout."""
+    return importlib.util.find_spec("trax_fpga.hdl.player") is not None
+
+
+def make_design(top: str, window: tuple[int, int], clk_freq: float, baud: int):
+    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz."""
+    width, height = window
+    if top == "player":
+        if not player_available():
+            raise ValueError("top 'player' needs trax_fpga.hdl.player, which is not there yet")
+        from trax_fpga.hdl.player import Player
+
+        return Player(width, height, clk_freq, baud=baud)
+    if top == "rules":
+        return RulesProbe(width, height, clk_freq, baud=baud)
+    raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")
+
+
+class BoardTop(Elaboratable):
+    """``design`` (ports ``rx: In(1)``, ``tx: Out(1)``, ``leds: Out(4)``) on ``spec``'s pins.
+
+    The clock is the platform's default clock (the ``sync`` domain amaranth makes from it). The
+    UART receive pin passes through an :class:`FFSynchronizer` before the design (which may
+    synchronise it again); LED roles the board lacks are left unconnected.
+    """
+
+    def __init__(self, design, spec: BoardSpec):
+        self.design = design
+        self.spec = spec
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.design = design = self.design
+
+        uart = platform.request(*self.spec.uart, dir="-")
+        m.submodules.rx_buffer = rx_buffer = io.Buffer("i", uart.rx)
+        m.submodules.tx_buffer = tx_buffer = io.Buffer("o", uart.tx)
+        rx = Signal(init=1)
+        m.submodules.rx_sync = FFSynchronizer(rx_buffer.i, rx, init=1)
+        m.d.comb += [design.rx.eq(rx), tx_buffer.o.eq(design.tx)]
+
+        for bit, resource in enumerate(self.spec.leds):
+            if resource is None:
+                continue
+            led = platform.request(*resource, dir="-")
+            m.submodules[f"led_{bit}"] = buffer = io.Buffer("o", led)
+            m.d.comb += buffer.o.eq(design.leds[bit])
+        return m

@@ -1,0 +1,30 @@
+"""ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
+
+=================  ==========================================================================
+window             32 x 32 cells
+clock              25 MHz oscillator on G2, used directly (no PLL)
+UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
+LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
+programming        ``openFPGALoader -b ulx3s build/ulx3s_85f/top.bit`` (SRAM; add ``-f`` for
+                   flash)
+=================  ==========================================================================
+"""
+
+from amaranth_boards.ulx3s import ULX3S_85F_Platform
+
+from .spec import BoardSpec
+
+__all__ = ["BOARD"]
+
+BOARD = BoardSpec(
+    name="ulx3s_85f",
+    title="ULX3S (ECP5 LFE5U-85F)",
+    platform=ULX3S_85F_Platform,
+    window=(32, 32),
+    clock_hz=25e6,
+    uart=("uart", 0),
+    uart_pins={"rx": "M1", "tx": "L4"},
+    leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
+    led_pins=("B2", "C2", "C1", "D2"),
+    program="openFPGALoader -b ulx3s build/ulx3s_85f/top.bit",
+)

