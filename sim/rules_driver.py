@@ -191,7 +191,8 @@ class RtlRules:
 
     ``backend`` is ``"amaranth"`` (amaranth.sim, the default), ``"verilator"``
     (:class:`trax_fpga.sim.verilator.VerilatorSim`: built once, then much faster) or any object
-    with the :class:`Backend` methods, made for ``self.component``.
+    with the :class:`Backend` methods, made for ``self.component``. ``win_hops`` is passed to
+    :class:`~trax_fpga.hdl.rules_core.RulesCore`.
 
     >>> with RtlRules((10, 10)) as rules:
     ...     rules.new_game()
@@ -199,9 +200,11 @@ class RtlRules:
     <Verdict.LEGAL: 0>
     """
 
-    def __init__(self, window: tuple[int, int] = DEFAULT_WINDOW, backend="amaranth") -> None:
+    def __init__(
+        self, window: tuple[int, int] = DEFAULT_WINDOW, backend="amaranth", *, win_hops: int = 1
+    ) -> None:
         self.width, self.height = window
-        self.component = RulesCore(self.width, self.height)
+        self.component = RulesCore(self.width, self.height, win_hops=win_hops)
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":

@@ -1,13 +1,14 @@
 """Win detection in gateware against the reference engine: loops and lines of both colours."""
 
 import random
+import re
 
 import pytest
 from amaranth import Value
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
-from trax_fpga.hdl.wins import WinDetector
+from trax_fpga.hdl.wins import WinDetector, check_hops
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 
@@ -34,9 +35,9 @@ def reference_wins(position: Position) -> dict[str, bool]:
     return found
 
 
-def check_positions(width, height, positions):
+def check_positions(width, height, positions, hops=1):
     """Judge each position with the gateware; returns the clocks each judgement took."""
-    dut = WinDetector(width, height)
+    dut = WinDetector(width, height, hops=hops)
     clocks = []
 
     async def testbench(ctx):
@@ -100,13 +101,30 @@ def test_human_game_endings():
 
 
 @pytest.mark.parametrize(("width", "height", "seed"), [(10, 10, 1), (11, 9, 2)])
-def test_random_games(width, height, seed):
+@pytest.mark.parametrize("hops", [1, 3])
+def test_random_games(width, height, seed, hops):
     """Every position of random games; the torus wraps because the box starts anywhere."""
     rng = random.Random(seed)
     positions = []
     while len(positions) < 40:
         positions += game_positions(random_game(rng, 40, width, height), width, height)
-    check_positions(width, height, positions)
+    check_positions(width, height, positions, hops)
+
+
+def test_more_hops_take_fewer_clocks():
+    positions = []
+    for _, moves in human_games()[:6]:
+        positions += game_positions(moves, 18, 18)[-3:]
+    one = check_positions(18, 18, positions, hops=1)
+    two = check_positions(18, 18, positions, hops=2)
+    assert all(b <= a for a, b in zip(one, two, strict=True)) and sum(two) < sum(one)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True])
+def test_hops_checked(bad):
+    message = f"hops must be a positive integer, not {bad!r}"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_hops(bad)
 
 
 @pytest.mark.parametrize("size", [(5, 5), (10, 8)])
