@@ -27,7 +27,7 @@ from trax_fpga.host.position import Position
 
 from .verilator import VerilatorSim
 
-__all__ = ["BenchDriver", "ProtocolBench", "SearchDouble", "window_cell_of"]
+__all__ = ["HDL_SYMBOL", "BenchDriver", "ProtocolBench", "SearchDouble", "window_cell_of"]
 
 HDL_SYMBOL = {
     tiles.Symbol.CROSS: Symbol.CROSS,
