@@ -13,7 +13,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .legality import check_window
-from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
+from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach, check_engine_options
 from .rules_core import RulesCore
 from .uart import UART, divisor_for
 
@@ -99,7 +99,7 @@ class Player(wiring.Component):
         self.search_options = dict(search_options or {})
         self._make_search = search or _default_search
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
-        ProtocolEngine(width, height, **self._engine_options)  # checks team, opening, max_line
+        check_engine_options(team, opening, max_line)
         self.team = team
         super().__init__(
             {

@@ -35,6 +35,7 @@ __all__ = [
     "LineReader",
     "ProtocolEngine",
     "attach",
+    "check_engine_options",
     "line_layout",
     "notation_widths",
     "rules_signature",
@@ -281,6 +282,13 @@ def _check_opening(opening: object) -> Symbol:
     if opening not in choices:
         raise ValueError(f"the opening move must be '+' or '/' (@0+ or @0/), not {opening!r}")
     return choices[opening]
+
+
+def check_engine_options(team: object, opening: object, max_line: object) -> None:
+    """Raise ``ValueError`` naming the bad value if :class:`ProtocolEngine` would refuse these."""
+    _check_team(team)
+    _check_opening(opening)
+    _check_max_line(max_line)
 
 
 class ProtocolEngine(wiring.Component):

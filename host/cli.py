@@ -296,18 +296,61 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Player:
-    """The board to play: a real one on ``port``, else the simulated one.
+    """The board to play: a real one on ``port``, else the simulated one on a pty.
 
-    The simulated board is not available yet: until ``trax_fpga.sim`` provides it, this plays the
-    reference engine instead and says so.
+    The simulated board (``trax sim``) is built on first use (cached afterwards). It runs slower
+    than real time, so the answer time limit is lifted for it. If it cannot be built (no
+    Verilator, or the gateware is incomplete), the reference engine plays instead, with a notice.
     """
     if port:
         return ProtocolPlayer(SerialTransport(port, baud), name="board")
-    print(
-        "trax: the simulated board is not available yet; you play the reference engine instead",
-        file=sys.stderr,
-    )
-    return EnginePlayer(_chooser(args), name="ref")
+    from ..sim import board as simulated
+
+    config = simulated.BoardConfig(baud=baud)
+    try:
+        path, process = simulated.open_board(
+            config, log=lambda text: print(f"trax: {text}", file=sys.stderr)
+        )
+    except Exception as error:  # any failure to build or start: fall back, and say why
+        print(
+            f"trax: the simulated board cannot be started ({type(error).__name__}: "
+            f"{str(error).splitlines()[0] if str(error) else ''}); "
+            "you play the reference engine instead",
+            file=sys.stderr,
+        )
+        return EnginePlayer(_chooser(args), name="ref")
+    if args.time_limit:
+        print("trax: no time limit for the simulated board (it runs slower than real time)",
+              file=sys.stderr)  # fmt: skip
+        args.time_limit = 0
+    return _SimulatedBoardPlayer(SerialTransport(path, baud), process)
+
+
+class _SimulatedBoardPlayer(ProtocolPlayer):
+    """A :class:`ProtocolPlayer` on the simulated board's pty that stops the simulation on
+    :meth:`close`."""
+
+    def __init__(self, transport, process) -> None:
+        super().__init__(transport, name="board")
+        self._process = process
+
+    def close(self) -> None:
+        from ..sim.uart_bridge import stop_bridge
+
+        try:
+            super().close()
+        finally:
+            stop_bridge(self._process)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Run the complete player in simulation (Verilator), its UART on stdin/stdout or a pty."""
+    from ..sim import board as simulated
+
+    try:
+        return simulated.run(args)
+    except ValueError as error:
+        raise TraxError(str(error)) from None
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -507,6 +550,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_referee(p, games=1)
     add_budget(p)
     p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
+
+    p = add("sim", cmd_sim, "run the simulated board on stdin/stdout or a pty")
+    from ..sim.board import add_arguments as add_sim_arguments
+
+    add_sim_arguments(p)
     return parser
 
 

@@ -27,7 +27,14 @@ from trax_fpga.host.position import Position
 
 from .verilator import VerilatorSim
 
-__all__ = ["HDL_SYMBOL", "BenchDriver", "ProtocolBench", "SearchDouble", "window_cell_of"]
+__all__ = [
+    "HDL_SYMBOL",
+    "BenchDriver",
+    "NoMoveSearch",
+    "ProtocolBench",
+    "SearchDouble",
+    "window_cell_of",
+]
 
 HDL_SYMBOL = {
     tiles.Symbol.CROSS: Symbol.CROSS,
@@ -254,3 +261,36 @@ class BenchDriver:
     def set_latency(self, latency: int) -> None:
         self.latency = latency
         self.sim.set("latency", latency)
+
+
+class NoMoveSearch(wiring.Component):
+    """A search with the real one's ports that never finds a move (``found`` = 0 after one
+    clock): a :class:`~trax_fpga.hdl.player.Player` built with it answers -T and -W and judges
+    moves, and stops (says nothing) where it would have to choose one."""
+
+    def __init__(self, width: int, height: int, **options):
+        super().__init__(
+            {
+                "start": In(1),
+                "white": In(data.ArrayLayout(width * height, 4)),
+                "box_x": In(range(width)),
+                "box_y": In(range(height)),
+                "box_w": In(range(width + 1)),
+                "box_h": In(range(height + 1)),
+                "empty": In(1),
+                "turn": In(Colour),
+                "busy": Out(1),
+                "done": Out(1),
+                "found": Out(1),
+                "x": Out(range(width)),
+                "y": Out(range(height)),
+                "symbol": Out(Symbol),
+                "nodes": Out(32),
+                "cycles": Out(32),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.sync += self.done.eq(self.start & ~self.busy)
+        return m

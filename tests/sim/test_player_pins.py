@@ -1,0 +1,226 @@
+# amaranth: UnusedElaboratable=no
+"""The complete player at its pins, cocotb on Verilator: bits into ``rx``, bits out of ``tx``.
+
+The reference engine is the opponent and the referee: every line the board sends must be the
+expected answer or a legal move, and its time is measured in clocks (from the end of the last
+stop bit sent to the start bit of the answer). The edge cases run on a player whose search never
+finds a move (they need none); whole games need the real search (``hdl/search.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import cocotb
+import pytest
+
+from trax_fpga.hdl.player import Player
+from trax_fpga.host.engine import MoveChooser
+from trax_fpga.host.position import Position
+from trax_fpga.sim.cocotb_runner import run
+from trax_fpga.sim.player_bench import NoMoveSearch
+from trax_fpga.sim.player_pins import PinUart, start_player
+
+EDGE_WINDOW = 8
+EDGE_CLOCK = 12_000_000
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"TRAX_PINS_{name}", default)
+
+
+def _uart(dut) -> PinUart:
+    return PinUart(dut, int(_env("DIVISOR", "104")))
+
+
+def _leds(dut) -> dict:
+    value = int(dut.leds.value)
+    return {
+        name: value >> i & 1 for i, name in enumerate(("playing", "thinking", "white", "error"))
+    }
+
+
+# --- cocotb tests (run by the pytest functions below) -------------------------------------------
+
+
+@cocotb.test()
+async def edge_cases(dut):
+    """Commands, line endings, noise, framing errors, long lines, illegal moves, at the pins."""
+    await start_player(dut)
+    uart = _uart(dut)
+    team = _env("TEAM", "T1").encode()
+    limit = 40 * uart.divisor + 2_000
+    quiet = 30 * uart.divisor
+
+    for ending in (b"\n", b"\r", b"\r\n"):
+        answer, _ = await uart.ask(b"-T" + ending, limit)
+        assert answer == team + b"\n", f"-T{ending!r} answered {answer!r}"
+    await uart.expect_silence(quiet)
+
+    answer, clocks = await uart.ask(b"-W\n", limit)
+    assert answer == b"@0+\n", answer
+    assert clocks < 3 * uart.divisor, f"-W answered after {clocks} clocks"
+    leds = _leds(dut)
+    assert leds["playing"] and leds["white"] and not leds["error"], leds
+
+    # A framing error inside a line spoils it.
+    await uart.send(b"-")
+    await uart.send_byte(0x55, stop=0)
+    await uart.send(b"T\n")
+    await uart.expect_silence(quiet)
+    assert _leds(dut)["error"]
+    # Glitches shorter than half a bit start no frame.
+    for byte in b"-T\n":
+        await uart.glitch(uart.divisor // 4)
+        await uart.send_byte(byte)
+    answer, _ = await uart.read_line(limit)
+    assert answer == team + b"\n", answer
+    assert not _leds(dut)["error"]  # a command clears the error LED
+
+    # Noise between lines, then a command.
+    rng = random.Random(int(_env("SEED", "1")))
+    await uart.send(bytes(rng.randrange(256) for _ in range(20)) + b"\n")
+    await uart.send_byte(0xFF, stop=0)
+    await uart.send(b"\r\n")
+    await uart.expect_silence(quiet)
+    answer, _ = await uart.ask(b"-T\n", limit)
+    assert answer == team + b"\n", answer
+
+    # Over-long lines are ignored.
+    await uart.send(b"A" * 40 + b"\n")
+    await uart.expect_silence(quiet)
+
+    # As black: garbled and illegal moves get no answer.
+    await uart.send(b"-B\n")
+    await uart.expect_silence(quiet)
+    leds = _leds(dut)
+    assert leds["playing"] and not leds["white"], leds
+    for garbled in (b"A2t\n", b"A1d\n"):
+        await uart.send(garbled)
+        await uart.expect_silence(quiet)
+    assert _leds(dut)["playing"]  # still waiting for a real move
+    await uart.send(b"A1+\n")  # not a first move
+    await uart.expect_silence(quiet)
+    leds = _leds(dut)
+    assert not leds["playing"] and leds["error"], leds
+    await uart.send(b"@0+\n")  # halted: ignored
+    await uart.expect_silence(quiet)
+    answer, _ = await uart.ask(b"-W\n", limit)
+    assert answer == b"@0+\n"
+    assert not _leds(dut)["error"]
+
+
+@cocotb.test()
+async def fuzz(dut):
+    """Random bytes, framing errors and glitches, then a proper game start is answered."""
+    await start_player(dut)
+    uart = _uart(dut)
+    team = _env("TEAM", "T1").encode()
+    limit = 40 * uart.divisor + 2_000
+    seed = int(_env("SEED", "1"))
+    rng = random.Random(seed)
+    for round_ in range(int(_env("FUZZ_ROUNDS", "3"))):
+        for _ in range(rng.randrange(10, 60)):
+            roll = rng.random()
+            if roll < 0.05:
+                await uart.send_byte(rng.randrange(256), stop=0)
+            elif roll < 0.1:
+                await uart.glitch(rng.randrange(1, 3 * uart.divisor))
+            elif roll < 0.4:
+                await uart.send_byte(rng.choice(b"-TWB@AB012+/\\\r\n"))
+            else:
+                await uart.send_byte(rng.randrange(256))
+        await uart.idle(int(_env("SETTLE", "20000")))
+        uart.drain()  # whatever the noise asked for
+        answer, _ = await uart.ask(b"\n-T\n", limit)
+        assert answer == team + b"\n", f"seed {seed} round {round_}: -T answered {answer!r}"
+        answer, _ = await uart.ask(b"-W\n", limit)
+        assert answer == b"@0+\n", f"seed {seed} round {round_}: -W answered {answer!r}"
+
+
+@cocotb.test()
+async def whole_games(dut):
+    """Games against the reference engine, the board as white and as black in turn."""
+    await start_player(dut)
+    uart = _uart(dut)
+    window = int(_env("WINDOW", "18"))
+    limit = int(_env("LIMIT", "5000000"))
+    games = int(_env("GAMES", "2"))
+    seed = int(_env("SEED", "1"))
+    chooser = MoveChooser(nodes=int(_env("OPPONENT_NODES", "200")))
+    rng = random.Random(seed)
+    times, results = [], []
+    for game in range(games):
+        board_white = game % 2 == 0
+        position = Position()
+        label = f"game {game} (seed {seed}, board {'white' if board_white else 'black'})"
+        if board_white:
+            answer, clocks = await uart.ask(b"-W\n", limit)
+            position.play(answer.decode().strip())
+            times.append(clocks)
+        else:
+            await uart.send(b"-B\n")
+            await uart.idle(100)
+        while position.outcome is None and position.ply < int(_env("MAX_PLIES", "200")):
+            # The opponent: the reference engine's choice, now and then a random legal move.
+            if rng.random() < 0.2:
+                move = rng.choice(position.legal_moves())
+            else:
+                move = chooser.choose(position).move
+            position.play(move)
+            if position.outcome is not None:
+                await uart.expect_silence(20 * uart.divisor)
+                break
+            box = position.box
+            near_edge = box.width + 3 > window or box.height + 3 > window
+            try:
+                answer, clocks = await uart.ask(f"{move}\n".encode(), limit)
+            except cocotb.triggers.SimTimeoutError:
+                # Silence is right only where the window is full (the board stops there).
+                assert near_edge, f"{label}: no answer to {move} at ply {position.ply}"
+                results.append("overflow")
+                break
+            text = answer.decode("ascii", "replace").strip()
+            try:
+                position.play(text)
+            except Exception as error:
+                message = f"{label}: the board answered {move} with {text!r}: {error}"
+                raise AssertionError(message) from None
+            times.append(clocks)
+        else:
+            results.append("unfinished")
+        if position.outcome is not None:
+            results.append(str(position.outcome))
+        dut._log.info("%s: %s after %d plies", label, results[-1], position.ply)
+    report = _env("REPORT", "")
+    if report:
+        Path(report).write_text(json.dumps({"answer_clocks": times, "results": results}))
+    assert times, "no answers"
+
+
+# --- pytest ---------------------------------------------------------------------------------------
+
+
+#: Verilator's lint warnings are not errors here (as in :mod:`trax_fpga.sim.verilator`).
+BUILD_ARGS = ("-Wno-fatal", "-Wno-lint", "-Wno-style")
+
+
+def _run(design, testcase, env):
+    extra_env = {f"TRAX_PINS_{key}": str(value) for key, value in env.items()}
+    run(design, __name__, testcase=testcase, extra_env=extra_env, build_args=BUILD_ARGS)
+
+
+@pytest.mark.parametrize("baud", [115200, 19200])
+def test_edge_cases_at_the_pins(baud):
+    player = Player(EDGE_WINDOW, EDGE_WINDOW, EDGE_CLOCK, baud, "T1", search=NoMoveSearch)
+    _run(player, "edge_cases", {"DIVISOR": player.divisor, "TEAM": "T1"})
+
+
+def test_fuzz_at_the_pins():
+    player = Player(EDGE_WINDOW, EDGE_WINDOW, EDGE_CLOCK, 115200, "T1", search=NoMoveSearch)
+    seed = random.randrange(1 << 30)
+    print(f"fuzz seed {seed}")
+    _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "T1", "SEED": seed})
