@@ -17,7 +17,10 @@ from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach, check
 from .rules_core import RulesCore
 from .uart import UART, divisor_for
 
-__all__ = ["LED_NAMES", "Player"]
+__all__ = ["DEFAULT_BUDGET", "LED_NAMES", "Player"]
+
+#: The search's node budget per move unless given.
+DEFAULT_BUDGET = 1000
 
 #: What each bit of ``leds`` shows, from bit 0.
 LED_NAMES = ("playing", "thinking", "colour", "error")
@@ -49,8 +52,10 @@ class Player(wiring.Component):
         White's first move, ``"+"`` or ``"/"``.
     max_line : int
         Longer lines are ignored (see :class:`~trax_fpga.hdl.protocol.LineReader`).
+    budget : int
+        The most nodes the search plays per move (its ``budget`` input, when it has one).
     search_options : dict
-        Keyword arguments of the search (its budget).
+        Keyword arguments of the search (e.g. ``max_depth``).
     search : callable
         ``search(width, height, **search_options)`` makes the search component; the default is
         :class:`~trax_fpga.hdl.search.Search`. Another component with the same ports can stand
@@ -87,6 +92,7 @@ class Player(wiring.Component):
         *,
         opening: str = "+",
         max_line: int = DEFAULT_MAX_LINE,
+        budget: int = DEFAULT_BUDGET,
         search_options: dict | None = None,
         search: Callable | None = None,
     ):
@@ -96,6 +102,11 @@ class Player(wiring.Component):
         self.clk_freq = clk_freq
         self.baud = baud
         self.divisor = divisor_for(clk_freq, baud)
+        if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget < 2**32:
+            raise ValueError(
+                f"search budget must be a positive integer below 2**32, not {budget!r}"
+            )
+        self.budget = budget
         self.search_options = dict(search_options or {})
         self._make_search = search or _default_search
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
@@ -132,6 +143,8 @@ class Player(wiring.Component):
         m.d.comb += engine.framing_error.eq(uart.framing_error)
         attach(m, engine.rules, rules)
         attach(m, engine.search, search)
+        if "budget" in search.signature.members:
+            m.d.comb += search.budget.eq(self.budget)
         m.d.comb += [
             search.white.eq(rules.white),
             search.box_x.eq(rules.box_x),

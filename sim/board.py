@@ -50,6 +50,9 @@ DEFAULT_WINDOW = 18
 DEFAULT_CLOCK = 1_843_200
 DEFAULT_BAUD = 19200
 DEFAULT_TEAM = "FP"
+#: The search's node budget per move (``trax_fpga.hdl.player.DEFAULT_BUDGET``; kept here so
+#: that ``trax --help`` need not import the gateware).
+DEFAULT_BUDGET = 1000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +63,7 @@ class BoardConfig:
     team: str = DEFAULT_TEAM
     baud: int = DEFAULT_BAUD
     clock: int = DEFAULT_CLOCK
+    budget: int = DEFAULT_BUDGET
     search_options: tuple[tuple[str, int], ...] = ()
 
     def player(self):
@@ -72,6 +76,7 @@ class BoardConfig:
             self.clock,
             self.baud,
             self.team,
+            budget=self.budget,
             search_options=dict(self.search_options),
         )
 
@@ -181,12 +186,19 @@ def add_arguments(parser) -> None:
         help=f"the simulated clock frequency ({DEFAULT_CLOCK})",
     )
     parser.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="NODES",
+        help=f"the search's node budget per move ({DEFAULT_BUDGET})",
+    )
+    parser.add_argument(
         "--search",
         type=_option,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="an option of the search (its budget); may be repeated",
+        help="an option of the search (e.g. max_depth=3); may be repeated",
     )
     parser.add_argument(
         "--speed",
@@ -204,6 +216,7 @@ def config_from(args) -> BoardConfig:
         team=args.team,
         baud=args.baud,
         clock=args.clock,
+        budget=args.budget,
         search_options=tuple(sorted(args.search)),
     )
     config.player()  # checks every parameter (ValueError with the bad value)

@@ -1,0 +1,119 @@
+"""``trax sim`` (the simulated board) through stdin/stdout and through a pty with pyserial, and
+``trax play``'s board on it. The board is built once (the default configuration, cached)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+import serial
+
+from trax_fpga.hdl.player import DEFAULT_BUDGET as PLAYER_BUDGET
+from trax_fpga.host import cli
+from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Colour
+from trax_fpga.sim import board as simulated
+
+TRAX = [sys.executable, "-m", "trax_fpga.host.cli"]
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The default simulated board, built (or found in the cache) once for these tests."""
+    return simulated.build_board(simulated.BoardConfig())
+
+
+def test_defaults_agree_with_the_player():
+    assert simulated.DEFAULT_BUDGET == PLAYER_BUDGET
+
+
+def test_sim_on_stdin_and_stdout(built):
+    result = subprocess.run(
+        [*TRAX, "sim"], input=b"-T\r\n\n-W\n", capture_output=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stdout == b"FP\n@0+\n"
+
+
+def test_sim_plays_a_legal_move_as_black(built):
+    result = subprocess.run(
+        [*TRAX, "sim"], input=b"-B\n@0+\n", capture_output=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    position = Position()
+    position.play("@0+")
+    answer = result.stdout.decode().strip()
+    position.play(answer)  # raises if illegal
+
+
+def test_sim_on_a_pty_with_pyserial(built):
+    process = subprocess.Popen(
+        [*TRAX, "sim", "--pty"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        path = process.stdout.readline().strip()
+        assert path.startswith("/dev/"), path
+        with serial.Serial(path, 19200, timeout=60) as port:
+            port.write(b"-T\n")
+            assert port.readline() == b"FP\n"
+            port.write(b"-W\n")
+            assert port.readline() == b"@0+\n"
+            position = Position.from_moves(["@0+", "B1/"])
+            port.write(b"B1/\n")
+            answer = port.readline().decode().strip()
+            position.play(answer)
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+        process.stdout.close()
+
+
+def test_sim_option_errors():
+    result = subprocess.run(
+        [*TRAX, "sim", "--team", "ABC"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 1
+    assert "team code must be two printable ASCII characters" in result.stderr
+    result = subprocess.run(
+        [*TRAX, "sim", "--baud", "1000000"], capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "too fast" in result.stderr
+
+
+def _play_args(**overrides) -> argparse.Namespace:
+    args = cli.build_parser().parse_args(["play"])
+    for key, value in overrides.items():
+        setattr(args, key, value)
+    return args
+
+
+def test_board_player_is_the_simulated_board(built, capsys):
+    args = _play_args()
+    board = cli.board_player(None, 19200, args)
+    try:
+        assert isinstance(board, ProtocolPlayer)
+        assert not args.time_limit  # lifted for the simulated board
+        assert board.team_code(60) == "FP"
+        board.new_game(Colour.BLACK)
+        position = Position.from_moves(["@0+"])
+        position.play(board.answer("@0+", 60))
+    finally:
+        board.close()
+    assert "no time limit for the simulated board" in capsys.readouterr().err
+
+
+def test_board_player_falls_back_with_a_notice(monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise RuntimeError("verilator is missing")
+
+    monkeypatch.setattr(simulated, "open_board", broken)
+    board = cli.board_player(None, 19200, _play_args())
+    assert isinstance(board, EnginePlayer)
+    err = capsys.readouterr().err
+    assert "the simulated board cannot be started (RuntimeError: verilator is missing)" in err
+    assert "you play the reference engine instead" in err
