@@ -97,14 +97,18 @@ def tracing_model(games: list[list[str]]) -> list[int]:
 
 
 def measure(
-    window: tuple[int, int], games: list[list[str]], hops: int = 1, backend: str = "amaranth"
+    window: tuple[int, int],
+    games: list[list[str]],
+    hops: int = 1,
+    backend: str = "amaranth",
+    serial: bool = False,
 ) -> dict[str, list[int]]:
     """Per legal move of ``games``: clocks of each part, from the gateware."""
     from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow
 
     figures: dict[str, list[int]] = {"forced": [], "rounds": [], "wins": [], "total": []}
     skipped = 0
-    with RtlRules(window, backend, win_hops=hops) as rules:
+    with RtlRules(window, backend, win_hops=hops, win_serial=serial) as rules:
         for moves in games:
             rules.new_game()
             for text in moves:
@@ -123,11 +127,12 @@ def measure(
     return figures
 
 
-def synthesise(window: tuple[int, int], family: str, hops: int = 1) -> str:
+def synthesise(window: tuple[int, int], family: str, hops: int = 1, serial: bool = False) -> str:
     """Yosys cell counts of the core (synth_ice40 / synth_ecp5), as yosys prints them."""
     from amaranth.back import verilog
 
-    source = verilog.convert(RulesCore(*window, win_hops=hops), name="rules_core")
+    core = RulesCore(*window, win_hops=hops, win_serial=serial)
+    source = verilog.convert(core, name="rules_core")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rules_core.v"
         path.write_text(source)
@@ -161,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         "--hops", type=int, default=1, help="tiles the win flood covers per clock (default: 1)"
     )
     parser.add_argument(
+        "--serial", action="store_true", help="flood one colour at a time (half the logic)"
+    )
+    parser.add_argument(
         "--backend",
         choices=("amaranth", "verilator"),
         default="amaranth",
@@ -175,10 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         games = games[: args.games]
     width, height = args.window
     started = time.monotonic()
-    figures = measure(args.window, games, args.hops, args.backend)
+    figures = measure(args.window, games, args.hops, args.backend, args.serial)
     elapsed = time.monotonic() - started
     print(
-        f"rules core, window {width}x{height}, win flood {args.hops} tile(s)/clock, "
+        f"rules core, window {width}x{height}, win flood {args.hops} tile(s)/clock"
+        f"{', one colour at a time' if args.serial else ''}, "
         f"{len(games)} human games ({args.backend})"
     )
     print("legality         1 clock for every cell at once (the clock that takes the command)")
@@ -192,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"simulated {sum(figures['total'])} clocks in {elapsed:.1f} s")
     if args.synth:
         print(f"\nyosys synth_{args.synth}, window {width}x{height}:")
-        print(synthesise(args.window, args.synth, args.hops))
+        print(synthesise(args.window, args.synth, args.hops, args.serial))
     return 0
 
 

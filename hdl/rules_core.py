@@ -69,8 +69,9 @@ class RulesCore(wiring.Component):
     width, height : int
         The window size W x H (at least 3 each). A game is judged exactly while its box plus one
         ring of cells fits: box width + 2 <= W and box height + 2 <= H.
-    win_hops : int
-        Tiles the win detector's flood covers per clock (see :class:`WinDetector`).
+    win_hops, win_serial :
+        Tiles the win detector's flood covers per clock, and whether it floods one colour at a
+        time (see :class:`~trax_fpga.hdl.wins.WinDetector`).
 
     Members
     -------
@@ -106,9 +107,10 @@ class RulesCore(wiring.Component):
     phase : Out(Phase)
     """
 
-    def __init__(self, width: int, height: int, *, win_hops: int = 1):
+    def __init__(self, width: int, height: int, *, win_hops: int = 1, win_serial: bool = False):
         self.width, self.height = check_window(width, height)
         self.win_hops = win_hops
+        self.win_serial = win_serial
         w, h = width, height
         n = w * h
         super().__init__(
@@ -146,7 +148,9 @@ class RulesCore(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = Board(self.width, self.height)
-        m.submodules.wins = wins = WinDetector(self.width, self.height, hops=self.win_hops)
+        m.submodules.wins = wins = WinDetector(
+            self.width, self.height, hops=self.win_hops, serial=self.win_serial
+        )
 
         m.d.comb += [
             board.x.eq(self.x),

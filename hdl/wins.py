@@ -75,6 +75,9 @@ class WinDetector(wiring.Component):
         The window size W x H.
     hops : int
         Tiles each flag spreads per clock (1 or more): fewer clocks, more logic per clock.
+    serial : bool
+        Flood the white tracks, then the black ones, with one set of flags: about half the
+        logic, about twice the clocks.
 
     Members
     -------
@@ -90,13 +93,14 @@ class WinDetector(wiring.Component):
         One-clock pulse: the four results are valid (and held until the next ``start``).
     white_loop, white_line, black_loop, black_line : Out(1)
         A track of that colour is a loop / a line.
-    cycles : Out(range(W * H + 3))
+    cycles : Out(range(2 * W * H + 5))
         Clocks of the last judgement, ``start`` to ``done``.
     """
 
-    def __init__(self, width: int, height: int, *, hops: int = 1):
+    def __init__(self, width: int, height: int, *, hops: int = 1, serial: bool = False):
         self.width, self.height = check_window(width, height)
         self.hops = check_hops(hops)
+        self.serial = bool(serial)
         w, h = width, height
         super().__init__(
             {
@@ -112,7 +116,7 @@ class WinDetector(wiring.Component):
                 "white_line": Out(1),
                 "black_loop": Out(1),
                 "black_line": Out(1),
-                "cycles": Out(range(w * h + 3)),
+                "cycles": Out(range(2 * w * h + 5)),
             }
         )
 
@@ -147,14 +151,10 @@ class WinDetector(wiring.Component):
         m.d.comb += [empty_beside[d].eq(~planes.from_neighbour(occupied, d)) for d in range(4)]
 
         reset = Signal()  # clear every flag (otherwise they spread by one tile every clock)
-        changed = []
-        results = {}
-        for colour, name in ((1, "white"), (0, "black")):
-            # Plane d: this colour's track uses edge d of the cell's tile.
-            edges = [Signal(w * h, name=f"{name}_edge_{'NESW'[d]}") for d in range(4)]
-            m.d.comb += [
-                edges[d].eq(white[d] if colour else occupied & ~white[d]) for d in range(4)
-            ]
+        black_pass = Signal()  # serial: the black pass (after the white one)
+
+        def flood(name, edges):
+            """The three floods along the tracks using ``edges``: (changed, loop, line)."""
             seeds = {
                 "open": edges[0] & empty_beside[0]
                 | edges[1] & empty_beside[1]
@@ -163,7 +163,7 @@ class WinDetector(wiring.Component):
                 "west": edges[WEST] & west_col,
                 "north": edges[NORTH] & north_row,
             }
-            flags = {}
+            flags, changed = {}, []
             for kind, seed in seeds.items():
                 flag = Signal(w * h, name=f"{name}_{kind}")
                 following = flag
@@ -180,9 +180,49 @@ class WinDetector(wiring.Component):
             line = (wide & (edges[EAST] & east_col & flags["west"]).any()) | (
                 tall & (edges[SOUTH] & south_row & flags["north"]).any()
             )
-            results[name] = (loop, line)
+            return Cat(changed).any(), loop, line
 
+        def edge_planes(name, black):
+            """Plane d: the track of this colour uses edge d of the cell's tile."""
+            edges = [Signal(w * h, name=f"{name}_edge_{'NESW'[d]}") for d in range(4)]
+            for d in range(4):
+                black_edge = occupied & ~white[d]
+                if black is None:
+                    m.d.comb += edges[d].eq(Mux(black_pass, black_edge, white[d]))
+                else:
+                    m.d.comb += edges[d].eq(black_edge if black else white[d])
+            return edges
+
+        results = ("white_loop", "white_line", "black_loop", "black_line")
         m.d.sync += self.done.eq(0)
+        if self.serial:
+            changed, loop, line = flood("track", edge_planes("track", None))
+            with m.FSM(name="wins_fsm"):
+                with m.State("IDLE"), m.If(self.start):
+                    m.d.comb += reset.eq(1)
+                    m.d.sync += [self.busy.eq(1), self.cycles.eq(1), black_pass.eq(0)]
+                    m.next = "FLOOD"
+                with m.State("FLOOD"):
+                    m.d.sync += self.cycles.eq(self.cycles + 1)
+                    with m.If(~changed & ~black_pass):
+                        m.d.comb += reset.eq(1)
+                        m.d.sync += [
+                            self.white_loop.eq(loop),
+                            self.white_line.eq(line),
+                            black_pass.eq(1),
+                        ]
+                    with m.If(~changed & black_pass):
+                        m.d.sync += [
+                            self.black_loop.eq(loop),
+                            self.black_line.eq(line),
+                            self.busy.eq(0),
+                            self.done.eq(1),
+                        ]
+                        m.next = "IDLE"
+            return m
+
+        white_changed, *white_wins = flood("white", edge_planes("white", False))
+        black_changed, *black_wins = flood("black", edge_planes("black", True))
         with m.FSM(name="wins_fsm"):
             with m.State("IDLE"), m.If(self.start):
                 m.d.comb += reset.eq(1)
@@ -190,14 +230,11 @@ class WinDetector(wiring.Component):
                 m.next = "FLOOD"
             with m.State("FLOOD"):
                 m.d.sync += self.cycles.eq(self.cycles + 1)
-                with m.If(~Cat(changed).any()):
+                with m.If(~white_changed & ~black_changed):
                     m.d.sync += [
-                        self.white_loop.eq(results["white"][0]),
-                        self.white_line.eq(results["white"][1]),
-                        self.black_loop.eq(results["black"][0]),
-                        self.black_line.eq(results["black"][1]),
-                        self.busy.eq(0),
-                        self.done.eq(1),
+                        getattr(self, name).eq(value)
+                        for name, value in zip(results, white_wins + black_wins, strict=True)
                     ]
+                    m.d.sync += [self.busy.eq(0), self.done.eq(1)]
                     m.next = "IDLE"
         return m

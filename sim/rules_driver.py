@@ -191,8 +191,8 @@ class RtlRules:
 
     ``backend`` is ``"amaranth"`` (amaranth.sim, the default), ``"verilator"``
     (:class:`trax_fpga.sim.verilator.VerilatorSim`: built once, then much faster) or any object
-    with the :class:`Backend` methods, made for ``self.component``. ``win_hops`` is passed to
-    :class:`~trax_fpga.hdl.rules_core.RulesCore`.
+    with the :class:`Backend` methods, made for ``self.component``. ``win_hops`` and
+    ``win_serial`` are passed to :class:`~trax_fpga.hdl.rules_core.RulesCore`.
 
     >>> with RtlRules((10, 10)) as rules:
     ...     rules.new_game()
@@ -201,10 +201,17 @@ class RtlRules:
     """
 
     def __init__(
-        self, window: tuple[int, int] = DEFAULT_WINDOW, backend="amaranth", *, win_hops: int = 1
+        self,
+        window: tuple[int, int] = DEFAULT_WINDOW,
+        backend="amaranth",
+        *,
+        win_hops: int = 1,
+        win_serial: bool = False,
     ) -> None:
         self.width, self.height = window
-        self.component = RulesCore(self.width, self.height, win_hops=win_hops)
+        self.component = RulesCore(
+            self.width, self.height, win_hops=win_hops, win_serial=win_serial
+        )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":

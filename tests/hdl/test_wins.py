@@ -35,9 +35,9 @@ def reference_wins(position: Position) -> dict[str, bool]:
     return found
 
 
-def check_positions(width, height, positions, hops=1):
+def check_positions(width, height, positions, hops=1, serial=False):
     """Judge each position with the gateware; returns the clocks each judgement took."""
-    dut = WinDetector(width, height, hops=hops)
+    dut = WinDetector(width, height, hops=hops, serial=serial)
     clocks = []
 
     async def testbench(ctx):
@@ -77,7 +77,8 @@ def game_positions(moves, width, height):
     return positions
 
 
-def test_record_games_with_loops_and_lines():
+@pytest.mark.parametrize("serial", [False, True])
+def test_record_games_with_loops_and_lines(serial):
     """Referee and engine test games: double wins, lines across 8, loops, near-lines."""
     positions = []
     for name in ("official_referee_tests.txt", "engine_tests_peryaudo.txt"):
@@ -89,7 +90,7 @@ def test_record_games_with_loops_and_lines():
     wins = [reference_wins(p) for p in positions]
     assert any(w["white_line"] for w in wins) and any(w["black_line"] for w in wins)
     assert any(w["white_loop"] for w in wins) and any(w["black_loop"] for w in wins)
-    check_positions(12, 12, positions)
+    check_positions(12, 12, positions, serial=serial)
 
 
 def test_human_game_endings():
@@ -101,14 +102,14 @@ def test_human_game_endings():
 
 
 @pytest.mark.parametrize(("width", "height", "seed"), [(10, 10, 1), (11, 9, 2)])
-@pytest.mark.parametrize("hops", [1, 3])
-def test_random_games(width, height, seed, hops):
+@pytest.mark.parametrize(("hops", "serial"), [(1, False), (3, False), (2, True)])
+def test_random_games(width, height, seed, hops, serial):
     """Every position of random games; the torus wraps because the box starts anywhere."""
     rng = random.Random(seed)
     positions = []
     while len(positions) < 40:
         positions += game_positions(random_game(rng, 40, width, height), width, height)
-    check_positions(width, height, positions, hops)
+    check_positions(width, height, positions, hops, serial)
 
 
 def test_more_hops_take_fewer_clocks():
@@ -128,5 +129,6 @@ def test_hops_checked(bad):
 
 
 @pytest.mark.parametrize("size", [(5, 5), (10, 8)])
-def test_wins_converts_to_verilog(size):
-    verilog.convert(WinDetector(*size))
+@pytest.mark.parametrize("serial", [False, True])
+def test_wins_converts_to_verilog(size, serial):
+    verilog.convert(WinDetector(*size, serial=serial))
