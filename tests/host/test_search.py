@@ -154,6 +154,14 @@ def test_one_move_defence(tactic):
     assert not refutations[result.move], result
 
 
+@pytest.mark.parametrize("tactic", by_kind("defend"))
+def test_one_move_defence_on_a_small_budget(tactic):
+    """1000 nodes rarely finish depth 1: the best root move searched so far is still safe."""
+    position = tactic.position()
+    result = search(position, 1000)
+    assert is_safe(position, result.move), result
+
+
 @pytest.mark.parametrize("tactic", by_kind("win2"))
 def test_win_in_two_by_double_threat(tactic):
     position = tactic.position()
