@@ -73,6 +73,10 @@ class Board(wiring.Component):
     x, y : In(range(W)), In(range(H))
         The window cell of the move.
     symbol : In(Symbol)
+    outside : In(1)
+        The move names a cell beyond the ring around the box (the notation decoder's
+        ``outside``): it touches no tile (on the empty board: it is not the first move's cell);
+        ``x`` and ``y`` are then ignored.
     busy : Out(1)
         High from the clock after ``start`` until ``done``.
     done : Out(1)
@@ -113,6 +117,7 @@ class Board(wiring.Component):
                 "x": In(range(w)),
                 "y": In(range(h)),
                 "symbol": In(Symbol),
+                "outside": In(1),
                 "busy": Out(1),
                 "done": Out(1),
                 "verdict": Out(Verdict),
@@ -232,7 +237,8 @@ class Board(wiring.Component):
                     finish(Verdict.LEGAL)
                 with m.Elif(self.empty):
                     first_ok = (
-                        (self.x == 0)
+                        ~self.outside
+                        & (self.x == 0)
                         & (self.y == 0)
                         & ((self.symbol == Symbol.CROSS) | (self.symbol == Symbol.SLASH))
                     )
@@ -249,6 +255,8 @@ class Board(wiring.Component):
                         m.next = "FORCE"
                     with m.Else():
                         finish(Verdict.FIRST_MOVE)
+                with m.Elif(self.outside):
+                    finish(Verdict.NOT_ADJACENT)
                 with m.Elif(occupied):
                     finish(Verdict.OCCUPIED)
                 with m.Elif(~frontier):

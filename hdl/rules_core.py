@@ -80,6 +80,10 @@ class RulesCore(wiring.Component):
     cmd : In(Command)
     x, y : In(range(W)), In(range(H))
     symbol : In(Symbol)
+    outside : In(1)
+        The move names a cell beyond the ring around the box, which the window cannot name
+        (``BoxMapper.outside`` of :mod:`.notation`): not adjacent (on the empty board: not the
+        first move's cell). ``x`` and ``y`` are then ignored.
     busy : Out(1)
         High from the clock after ``cmd_valid`` until ``done``.
     done : Out(1)
@@ -120,6 +124,7 @@ class RulesCore(wiring.Component):
                 "x": In(range(w)),
                 "y": In(range(h)),
                 "symbol": In(Symbol),
+                "outside": In(1),
                 "busy": Out(1),
                 "done": Out(1),
                 "verdict": Out(Verdict),
@@ -156,6 +161,7 @@ class RulesCore(wiring.Component):
             board.x.eq(self.x),
             board.y.eq(self.y),
             board.symbol.eq(self.symbol),
+            board.outside.eq(self.outside),
             board.op.eq(Mux(self.cmd == Command.NEW_GAME, BoardOp.NEW_GAME, BoardOp.PLAY)),
             wins.white.eq(board.white),
             wins.box_x.eq(board.box_x),

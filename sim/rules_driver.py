@@ -152,32 +152,21 @@ class PlayResult:
         return self.verdict is Verdict.LEGAL
 
 
-def window_cell(box, column: int, row: int, width: int, height: int) -> tuple[int, int] | None:
-    """The window cell at which the gateware judges the move at notation (column, row).
+def window_cell(box, column: int, row: int, width: int, height: int) -> tuple[int, int, bool]:
+    """(x, y, outside): the window cell a move at notation (column, row) names.
 
     ``box`` is (x, y, w, h) as the gateware reports it (window cell of the min corner and size),
-    or None on the empty board. Column 0 / row 0 is the ring just west / north of the box.
-    A cell in the box or its ring maps to its window cell. A cell beyond the ring touches no tile;
-    it maps to a window cell that touches none either (the gateware then answers "not adjacent"),
-    or to None if the window has no such cell. On the empty board a cell other than @0 maps to a
-    window cell other than the origin.
+    or None on the empty board. Column 0 / row 0 is the ring just west / north of the box. A cell
+    beyond the ring (or, on the empty board, any cell but @0) touches no tile and has no window
+    cell of its own (it would alias onto another cell of the torus): ``outside`` is then true and
+    the cell is (0, 0). This is what the notation decoder (``hdl.notation.BoxMapper``) computes.
     """
     if box is None:
-        if column < width and row < height:
-            return column, row
-        return 1, 1
+        return (0, 0, False) if (column, row) == (0, 0) else (0, 0, True)
     x, y, w, h = box
-    inside_x = column <= w + 1
-    inside_y = row <= h + 1
-    wx = (x - 1 + column) % width
-    wy = (y - 1 + row) % height
-    if inside_x and inside_y:
-        return wx, wy
-    if w + 2 < width:
-        return (x + w + 1) % width, wy if inside_y else y
-    if h + 2 < height:
-        return wx if inside_x else x, (y + h + 1) % height
-    return None
+    if column > w + 1 or row > h + 1:
+        return 0, 0, True
+    return (x - 1 + column) % width, (y - 1 + row) % height, False
 
 
 #: No command takes this long (a move takes at most about W*H + 10 clocks).
@@ -236,12 +225,15 @@ class RtlRules:
 
     # --- commands ------------------------------------------------------------------------------
 
-    def _command(self, command: Command, x: int = 0, y: int = 0, symbol=Symbol.CROSS):
+    def _command(
+        self, command: Command, x: int = 0, y: int = 0, symbol=Symbol.CROSS, outside=False
+    ):
         backend = self.backend
         backend.set("cmd", command.value)
         backend.set("x", x)
         backend.set("y", y)
         backend.set("symbol", symbol.value)
+        backend.set("outside", int(outside))
         backend.set("cmd_valid", 1)
         backend.tick()
         backend.set("cmd_valid", 0)
@@ -271,9 +263,9 @@ class RtlRules:
     def new_game(self) -> PlayResult:
         return self._command(Command.NEW_GAME)
 
-    def play_cell(self, x: int, y: int, symbol: Symbol) -> PlayResult:
-        """Play ``symbol`` at window cell (x, y)."""
-        return self._command(Command.PLAY, x, y, symbol)
+    def play_cell(self, x: int, y: int, symbol: Symbol, outside: bool = False) -> PlayResult:
+        """Play ``symbol`` at window cell (x, y) (or beyond the box's ring, if ``outside``)."""
+        return self._command(Command.PLAY, x, y, symbol, outside)
 
     def play(self, move: str | Move) -> PlayResult:
         """Play a move in notation (relative to the box the gateware reports).
@@ -283,12 +275,8 @@ class RtlRules:
         """
         if isinstance(move, str):
             move = Move.parse(move)
-        cell = window_cell(self.box, move.column, move.row, self.width, self.height)
-        if cell is None:
-            raise WindowOverflow(
-                f"move {move} names a cell beyond a {self.width}x{self.height} window"
-            )
-        result = self.play_cell(*cell, _SYMBOLS[move.symbol.value])
+        x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
+        result = self.play_cell(x, y, _SYMBOLS[move.symbol.value], outside)
         if result.verdict is Verdict.OVERFLOW:
             raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} window")
         return result

@@ -22,13 +22,10 @@ OVERFLOW = "overflow"
 
 def would_overflow(position, move, width, height):
     """The gateware cannot judge ``move`` in its window: it would grow the box plus its ring
-    beyond the window, or it names a cell beyond a window that the box and ring fill."""
+    beyond the window."""
     box = position.box
     if box is None or position.is_over:
         return False
-    w, h = box.width, box.height
-    if (move.column > w + 1 or move.row > h + 1) and w + 2 >= width and h + 2 >= height:
-        return True
     x, y = position.cell_of(move)
     constraint = position.constraint((x, y))
     fits = constraint.fitting & set(move.symbol.variants)
@@ -103,17 +100,25 @@ def test_all_games_on_verilator():
 
 def test_window_cell_mapping():
     """Notation beyond the box's ring must not alias onto a real cell of the torus window."""
-    # Empty board: only @0 names the origin.
-    assert window_cell(None, 0, 0, 8, 8) == (0, 0)
-    assert window_cell(None, 8, 0, 8, 8) != (0, 0)
+    assert window_cell(None, 0, 0, 8, 8) == (0, 0, False)
+    assert window_cell(None, 8, 0, 8, 8) == (0, 0, True)  # would alias onto the origin
     # Box at window (6, 5), 3 x 2: the ring is columns 5..9 (mod 8) and rows 4..7.
     box = (6, 5, 3, 2)
-    assert window_cell(box, 0, 0, 8, 8) == (5, 4)
-    assert window_cell(box, 4, 3, 8, 8) == (1, 7)
-    far = window_cell(box, 13, 1, 8, 8)  # column 13 would alias to column 18 mod 8 = 2
-    assert far is not None and far[0] not in (5, 6, 7, 0, 1)
-    # A box whose ring fills the window: no cell is far enough; the driver must refuse.
-    assert window_cell((0, 0, 6, 6), 9, 1, 8, 8) is None
+    assert window_cell(box, 0, 0, 8, 8) == (5, 4, False)
+    assert window_cell(box, 4, 3, 8, 8) == (1, 7, False)
+    assert window_cell(box, 13, 1, 8, 8)[2]  # column 13 would alias onto column 18 mod 8 = 2
+    assert window_cell(box, 1, 4, 8, 8)[2]
+
+
+def test_far_moves_are_not_adjacent_even_when_the_ring_fills_the_window():
+    """A 6x6 box in an 8x8 window: every window cell is in the box or its ring."""
+    with RtlRules((8, 8)) as rules:
+        rules.new_game()
+        for text in ["@0/", "A2/", "A3/", "A4/", "A5/", "A6/"]:  # a column 6 tall
+            assert rules.play(text).legal
+        assert rules.box[3] == 6
+        result = rules.play("A9+")  # row 9 would alias onto row 9 - 8 = 1, inside the box
+        assert result.verdict.name == "NOT_ADJACENT"
 
 
 @pytest.mark.parametrize(
