@@ -1,0 +1,188 @@
+"""The software model of the gateware search (``hdl/search.py``): the specification it follows.
+
+The gateware reproduces this function move for move and node for node; a test compares the
+two on the same positions and budgets. It is deliberately simpler than the software player of
+:mod:`.search`: everything here is a few registers per ply and one move generator in hardware.
+
+Specification
+-------------
+*Window.* The board maps onto a W x H window as a torus: board cell (x, y) is window cell
+(x mod W, y mod H) (the first tile at window (0, 0)). A move whose box plus its ring of cells
+would no longer fit (box width + 2 > W or height + 2 > H) is refused, like an illegal one.
+
+*Candidates.* At every node: the empty cells next to a tile, each with the symbols ``+ / \\``
+one of whose colour variants matches the neighbours, in *window order*: the index
+``(wy << (XB + 2)) | (wx << 2) | symbol`` ascending (XB: bits of a window column). A candidate
+whose forced plays fail, or that is refused by the window, is skipped and is not a node.
+
+*Nodes and budget.* A node is one legal move played. Before playing a candidate, if ``nodes ==
+budget`` the search stops (the iteration in progress is abandoned).
+
+*Scores* are from the side to move (negamax, fail-soft alpha-beta). A move at ply p (the root's
+moves are ply 0) that ends the game scores ``WIN - (p + 1)`` if the mover wins, ``-(WIN - (p +
+1))`` if the opponent does; a move at the horizon that ends nothing scores ``EVAL`` (0: the
+search is a mate searcher; positional play comes only from the move order). A node with no
+legal candidate scores 0.
+
+*Iterations* of depth 1, 2, ... up to ``max_depth``. From the second on, the root searches the
+previous iteration's best move first, then the others in window order. An iteration that proves
+a win or a loss (``|score| >= MATE_BOUND``) ends the deepening. The root's best move is the
+first with the highest score.
+
+*Result.* The best move of the last completed iteration; if the budget stops an iteration after
+at least one of its root moves was searched completely, the iteration's best so far is the
+result instead (from the second iteration on, the first root move searched is the previous
+best, so this never loses information).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .errors import IllegalMoveError
+from .notation import Move
+from .position import Position, _grow
+from .tiles import Symbol
+
+__all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
+
+WIN = 1000
+MATE_BOUND = WIN - 100
+INFINITY = 2000
+EVAL = 0
+SYMBOLS = list(Symbol)
+
+
+@dataclasses.dataclass(frozen=True)
+class HwSearchResult:
+    """What the search chose: the move (None only without any legal move), its score, the
+    deepest completed iteration, the nodes it played, and the move's window cell and symbol."""
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    window_cell: tuple[int, int] | None
+    symbol: Symbol | None
+
+
+class _Stop(Exception):  # noqa: N818 - control flow, not an error
+    """The node budget is spent."""
+
+
+def window_order(position: Position, width: int, height: int) -> list[tuple[int, tuple, Symbol]]:
+    """The candidates ``(index, board cell, symbol)`` of a position, in window order."""
+    xb = max(1, (width - 1).bit_length())
+    found = []
+    for x, y in position.frontier():
+        constraint = position.constraint((x, y))
+        fitting = constraint.fitting
+        for s, symbol in enumerate(SYMBOLS):
+            if any(v in fitting for v in symbol.variants):
+                index = ((y % height) << (xb + 2)) | ((x % width) << 2) | s
+                found.append((index, (x, y), symbol))
+    found.sort(key=lambda c: c[0])
+    return found
+
+
+class _Searcher:
+    def __init__(self, position: Position, width: int, height: int, budget: int):
+        self.position = position
+        self.width, self.height = width, height
+        self.budget = budget
+        self.nodes = 0
+
+    def fits(self, cell: tuple[int, int]) -> bool:
+        box = _grow(self.position.box, *cell)
+        return box.width + 2 <= self.width and box.height + 2 <= self.height
+
+    def play(self, cell, symbol):
+        """Play a candidate; None when it is refused or illegal (not a node)."""
+        if self.nodes == self.budget:  # checked before every candidate, as in the gateware
+            raise _Stop
+        if not self.fits(cell):
+            return None
+        try:
+            turn = self.position.play(self.position.move_at(cell, symbol))
+        except IllegalMoveError:
+            return None
+        self.nodes += 1
+        return turn
+
+    def moves(self, first=None):
+        candidates = window_order(self.position, self.width, self.height)
+        if first is not None:
+            head = [c for c in candidates if c[0] == first]
+            candidates = head + [c for c in candidates if c[0] != first]
+        return candidates
+
+    def value(self, turn, ply: int, depth: int, alpha: int, beta: int) -> int:
+        """The score of the move just played at ``ply``, from its mover's point of view."""
+        if turn.outcome is not None:
+            if turn.outcome.winner is None:
+                return 0
+            won = turn.outcome.winner is turn.mover
+            return WIN - (ply + 1) if won else -(WIN - (ply + 1))
+        if depth == 1:
+            return EVAL
+        return -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+
+    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        best = -INFINITY
+        for _, cell, symbol in self.moves():
+            turn = self.play(cell, symbol)
+            if turn is None:
+                continue
+            try:
+                v = self.value(turn, ply, depth, alpha, beta)
+            finally:
+                self.position.pop()
+            if v > best:
+                best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+        return best if best > -INFINITY else 0
+
+
+def hw_search(
+    position: Position, width: int, height: int, budget: int, max_depth: int
+) -> HwSearchResult:
+    """Choose a move for the side to move, exactly as the gateware search does."""
+    if position.box is None:  # the first move of a game: the search is not needed
+        move = Move(0, 0, Symbol.CROSS)
+        return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
+    searcher = _Searcher(position.copy(), width, height, budget)
+    result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
+    for depth in range(1, max_depth + 1):
+        best, best_move = -INFINITY, None
+        alpha, beta = -INFINITY, INFINITY
+        try:
+            for index, cell, symbol in searcher.moves(first=result[0] if result else None):
+                turn = searcher.play(cell, symbol)
+                if turn is None:
+                    continue
+                try:
+                    v = searcher.value(turn, 0, depth, alpha, beta)
+                finally:
+                    searcher.position.pop()
+                if v > best:
+                    best, best_move = v, (index, cell, symbol)
+                alpha = max(alpha, v)
+        except _Stop:
+            if best_move is not None:
+                result = (*best_move, best, result[4] if result else 0)
+            break
+        if best_move is None:  # no legal move at all
+            break
+        result = (*best_move, best, depth)
+        if abs(best) >= MATE_BOUND:
+            break
+    if result is None:
+        return HwSearchResult(None, 0, 0, searcher.nodes, None, None)
+    index, cell, symbol, score, depth = result
+    window_cell = (cell[0] % width, cell[1] % height)
+    return HwSearchResult(
+        position.move_at(cell, symbol), score, depth, searcher.nodes, window_cell, symbol
+    )
