@@ -15,7 +15,7 @@ import pytest
 
 from trax_fpga.host.evaluate import DEFAULT_WEIGHTS, evaluate, line_gap, loop_kind, track_ends
 from trax_fpga.host.notation import Move
-from trax_fpga.host.position import Box, Position
+from trax_fpga.host.position import Box, Position, Variant
 from trax_fpga.host.search import MATE_BOUND, WIN, candidates, search
 from trax_fpga.host.tiles import EAST, NORTH, SOUTH, WEST, Colour
 
@@ -335,3 +335,17 @@ def test_nodes_count_every_play_exactly(budget, max_depth):
     result = search(position, budget, max_depth)
     assert result.nodes == position.plays
     assert result.nodes <= budget
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_limited_8x8_game_is_searched_within_its_rules(seed):
+    rng = random.Random(seed)
+    position = Position(Variant.LIMITED_8X8)
+    while position.outcome is None and position.ply < 200:
+        if rng.random() < 0.2:
+            move = search(position, 300).move
+        else:
+            move = rng.choice(position.legal_moves())
+        assert position.is_legal(move), f"seed {seed}"
+        position.play(move)
+    assert position.outcome is not None, f"seed {seed}"
