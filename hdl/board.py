@@ -12,11 +12,12 @@ board is left as it was and the sticky ``overflow`` flag is raised. Forced tiles
 outside the box, so only the placed tile can grow it (by one row or one column).
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
 from .legality import ArrayLegality, Tile, board_layout, check_window
+from .planes import Planes
 from .types import Symbol
 
 __all__ = ["Board", "BoardOp", "Verdict"]
@@ -141,6 +142,7 @@ class Board(wiring.Component):
         m = Module()
         w, h = self.width, self.height
         n = w * h
+        planes = Planes(w, h)
         m.submodules.legality = legality = ArrayLegality(w, h)
         white = [self.white[d] for d in range(4)]
         m.d.comb += [
@@ -198,8 +200,11 @@ class Board(wiring.Component):
         place = Signal()  # put the player's tile at (x, y)
         fill = Signal()  # fill every forced cell (one round)
         rollback = Signal()  # take back every tile of this turn
-        selected = Signal(n)
-        m.d.comb += selected.eq(Const(1, n) << index)
+        selected = Signal(n)  # a row decoder AND a column decoder (no W*H-wide shifter)
+        m.d.comb += selected.eq(
+            planes.column([self.x == x for x in range(w)])
+            & planes.row([self.y == y for y in range(h)])
+        )
         with m.If(clear):
             m.d.sync += [self.white.eq(0), self.new.eq(0)]
         with m.Elif(place):

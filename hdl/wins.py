@@ -21,16 +21,19 @@ The whole board is judged, not only the tracks through the new tiles: before the
 no loop or line (the game would be over), and a line of old tiles stays one only if the box kept
 its extent on that axis, so every win found is one this turn completed.
 
-Why this and not the alternatives (measured with ``python -m trax_fpga.hdl.bench_rules``, an
-18x18 window, the 4,872 legal moves of the 277 human games):
+Why this and not the alternatives. Clocks measured with ``python -m trax_fpga.hdl.bench_rules``
+(18x18 window, the 4,872 legal moves of the 277 human games); LUT4 per cell from yosys
+``synth_ice40`` of this block alone in an 8x8 window:
 
-==================================  ===========  ============
-win detection                       mean clocks  worst clocks
-==================================  ===========  ============
-flood, 1 tile per clock (default)   10.2         48
-flood, 2 tiles per clock            6.3          25
-track tracing, model (lower bound)  16.4         136
-==================================  ===========  ============
+==========================================  ===========  ============  ==========
+win detection                               mean clocks  worst clocks  LUT4/cell
+==========================================  ===========  ============  ==========
+flood, 1 tile per clock, both colours       10.2         48            49
+flood, 2 tiles per clock (``hops=2``)       6.3          25            63
+flood, 3 tiles per clock (``hops=3``)       5.1          18
+flood, one colour at a time (``serial``)    16.6         75            30
+track tracing, model (lower bound)          16.4         136
+==========================================  ===========  ============  ==========
 
 Tracing tracks from each new tile (as the reference engine does) steps one tile per clock along
 every track through the new tiles, both colours in turn: the *sum* of their lengths, and it
