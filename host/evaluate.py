@@ -51,11 +51,13 @@ line-x2 vs line-x3          30      0.43 (13-17)
 line-x2 vs line-x2-loop-x2  30      0.45 (13-16-1)
 line-x3-no-tempo vs default 50      0.47 (23-26-1)
 default vs corner-only      20      0.55 (11-9)
+default vs no-tempo         20      0.40 (8-12)
+no-tempo vs default         50      0.53 (25-22-3) on new openings
 =========================== ======= ==================================================
 
 So each feature earns its place (dropping loop potential or everything loses clearly; dropping
-line progress loses a little), while doubling or tripling a group of weights makes no difference
-that 20-50 games can see: the defaults stay.
+line progress loses a little), while doubling or tripling a group of weights, or dropping the
+tempo, makes no difference that 20-50 games can see: the defaults stay.
 """
 
 from __future__ import annotations
