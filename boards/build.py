@@ -62,6 +62,24 @@ def _family(platform) -> str:
     return str(platform.family).lower()
 
 
+def _commit() -> str:
+    """The checkout's commit, with ``+dirty`` when the gateware has uncommitted changes."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "hdl", "boards"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return ""
+    return head + ("+dirty" if dirty else "")
+
+
 def _top(spec: BoardSpec, top: str, window: tuple[int, int]) -> BoardTop:
     return BoardTop(make_design(top, window, spec.clock_hz, spec.baud), spec)
 
@@ -75,9 +93,18 @@ def plan(spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path) ->
 
 
 def build(
-    spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path, *, seed: int = 1
+    spec: BoardSpec,
+    top: str,
+    window: tuple[int, int],
+    build_dir: Path,
+    *,
+    seed: int = 1,
+    nextpnr_opts: str = "",
 ) -> BuildReport:
-    """Build ``top`` on ``spec`` with the open tools into ``build_dir``; its figures."""
+    """Build ``top`` on ``spec`` with the open tools into ``build_dir``; its figures.
+
+    ``nextpnr_opts`` are added to nextpnr's options (after the board file's own).
+    """
     if spec.plan_only:
         raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
     _tool_environment()
@@ -89,12 +116,14 @@ def build(
             None,
             [
                 overrides.get("nextpnr_opts", ""),
+                nextpnr_opts,
                 "--report top.report.json",
                 "--timing-allow-fail",
                 f"--seed {seed}",
             ],
         )
     )
+    commit = _commit()
     start = time.monotonic()
     platform.build(
         _top(spec, top, window), name="top", build_dir=str(build_dir), do_program=False,
@@ -110,6 +139,7 @@ def build(
         nextpnr_report=(build_dir / "top.report.json").read_text(),
         yosys_log=(build_dir / "top.rpt").read_text(),
         seconds=seconds,
+        commit=commit,
     )
     (build_dir / "report.json").write_text(report.to_json())
     return report
@@ -139,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         "--top",
         choices=TOPS,
         help="the design: the complete player, or the rules core alone behind a UART "
-        "(default: player when trax_fpga.hdl.player exists, else rules)",
+        "(default: player when trax_fpga.hdl.player and .search exist, else rules)",
     )
     parser.add_argument(
         "--plan-only", action="store_true", help="write the build plan, do not run the tools"
@@ -149,13 +179,16 @@ def main(argv: list[str] | None = None) -> int:
         "<top>-<W>x<H> when --window or --top is given)"
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
+    parser.add_argument(
+        "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
+    )
     args = parser.parse_args(argv)
 
     try:
         spec = load_board(args.board)
         top = args.top or ("player" if player_available() else "rules")
         if args.top is None and top == "rules":
-            print("note: trax_fpga.hdl.player not found; building the rules core alone")
+            print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")
         window = args.window or spec.window
         build_dir = args.build_dir
         if build_dir is None:
@@ -168,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             for path in files:
                 print(f"  {path}")
             return 0
-        report = build(spec, top, window, build_dir, seed=args.seed)
+        report = build(spec, top, window, build_dir, seed=args.seed, nextpnr_opts=args.nextpnr_opts)
     except (ValueError, OSError, subprocess.CalledProcessError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

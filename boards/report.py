@@ -92,6 +92,7 @@ class BuildReport:
     seconds: float
     usage: dict[str, Usage]
     yosys_cells: dict[str, int]
+    commit: str = ""
 
     @property
     def meets_timing(self) -> bool:
@@ -128,6 +129,7 @@ def summarise(
     nextpnr_report: str,
     yosys_log: str,
     seconds: float,
+    commit: str = "",
 ) -> BuildReport:
     """The :class:`BuildReport` of a finished build, from the texts of its two reports."""
     if family not in CELL_TYPES:
@@ -156,4 +158,5 @@ def summarise(
         seconds=seconds,
         usage=usage,
         yosys_cells=cells,
+        commit=commit,
     )

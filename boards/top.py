@@ -21,8 +21,11 @@ TOPS = ("player", "rules")
 
 
 def player_available() -> bool:
-    """Whether ``trax_fpga.hdl.player`` exists in this checkout."""
-    return importlib.util.find_spec("trax_fpga.hdl.player") is not None
+    """Whether the player and the search it needs (``trax_fpga.hdl.player``, ``.search``) exist."""
+    return all(
+        importlib.util.find_spec(f"trax_fpga.hdl.{name}") is not None
+        for name in ("player", "search")
+    )
 
 
 def make_design(top: str, window: tuple[int, int], clk_freq: float, baud: int):
@@ -30,7 +33,7 @@ def make_design(top: str, window: tuple[int, int], clk_freq: float, baud: int):
     width, height = window
     if top == "player":
         if not player_available():
-            raise ValueError("top 'player' needs trax_fpga.hdl.player, which is not there yet")
+            raise ValueError("top 'player' needs trax_fpga.hdl.player and .search: not there yet")
         from trax_fpga.hdl.player import Player
 
         return Player(width, height, clk_freq, baud=baud)
