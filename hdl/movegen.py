@@ -37,16 +37,30 @@ def candidate_index(width: int, height: int, x: int, y: int, symbol: int) -> int
     return (y << (xb + SYMBOL_BITS)) | (x << SYMBOL_BITS) | symbol
 
 
-def first_set(bits: list) -> tuple:
-    """A balanced tree finding the first set bit: ``(any, index)`` as Amaranth values."""
+def first_set(m: Module, bits: list) -> tuple[Signal, Signal]:
+    """A balanced tree finding the first set bit: ``(any, index)`` signals.
+
+    Every node of the tree is a named signal, so the netlist (and the generated Verilog) stays
+    linear in the number of bits rather than repeating each subtree in its parents.
+    """
     nodes = [(bit, Cat()) for bit in bits]
+    level = 0
     while len(nodes) > 1:
         if len(nodes) % 2:
             nodes.append((Const(0, 1), Const(0, len(nodes[0][1]))))
-        nodes = [
-            (lo_any | hi_any, Cat(Mux(lo_any, lo_idx, hi_idx), ~lo_any))
-            for (lo_any, lo_idx), (hi_any, hi_idx) in zip(nodes[0::2], nodes[1::2], strict=True)
-        ]
+        merged = []
+        for i, ((lo_any, lo_idx), (hi_any, hi_idx)) in enumerate(
+            zip(nodes[0::2], nodes[1::2], strict=True)
+        ):
+            any_ = Signal(name=f"ffs{level}_{i}_any")
+            index = Signal(level + 1, name=f"ffs{level}_{i}_index")
+            m.d.comb += [
+                any_.eq(lo_any | hi_any),
+                index.eq(Cat(Mux(lo_any, lo_idx, hi_idx), ~lo_any)),
+            ]
+            merged.append((any_, index))
+        nodes = merged
+        level += 1
     return nodes[0]
 
 
@@ -126,7 +140,7 @@ class MoveGenerator(wiring.Component):
                         | (row_at[y] & col_at[x] & symbol_from[s])
                     )
                     live.append(candidate & at_or_after)
-        any_, index = first_set(live)
+        any_, index = first_set(m, live)
         m.d.comb += [
             self.valid.eq(any_),
             self.index.eq(index),

@@ -171,7 +171,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
 def cmd_best(args: argparse.Namespace) -> int:
     """Print the search's analysis of a position; the last line is the chosen move."""
     if args.backend == "rtl":
-        raise TraxError("the gateware search (--backend rtl) is not built yet: use --backend ref")
+        return _best_rtl(args)
     from .search import search
 
     position = Position.from_moves(args.moves, args.variant)
@@ -187,6 +187,31 @@ def cmd_best(args: argparse.Namespace) -> int:
         print(f"proved win in {result.plies_to_win} plies")
     elif result.plies_to_loss is not None:
         print(f"proved loss in {result.plies_to_loss} plies")
+    print(result.move)
+    return 0
+
+
+def _best_rtl(args: argparse.Namespace) -> int:
+    """``trax best --backend rtl``: the gateware search (simulated) and its software model."""
+    from ..sim.search_driver import RtlSearch
+    from .hwsearch import hw_search
+
+    position = Position.from_moves(args.moves, args.variant)
+    if position.outcome is not None:
+        raise TraxError(f"the game is over ({position.outcome})")
+    window, depth = args.window, args.depth
+    with RtlSearch(window, window, depth) as unit:
+        result = unit.search(position, args.nodes)
+    model = hw_search(position, window, window, args.nodes, depth)
+    print(f"{position.turn.word} to move after {position.ply} moves")
+    print(
+        f"gateware search ({window}x{window} window, depth <= {depth}): depth {result.depth}, "
+        f"{result.nodes} nodes in {result.cycles} cycles, score {result.score}"
+    )
+    agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
+    print(f"software model (host/hwsearch.py) {agree}: {model.move}, {model.nodes} nodes")
+    if result.move is None:
+        raise TraxError("the gateware found no legal move")
     print(result.move)
     return 0
 
@@ -478,6 +503,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
     )
+    p.add_argument(
+        "--window", type=_positive, default=20, help="rtl: gateware window size (default 20)"
+    )
+    p.add_argument("--depth", type=_positive, default=3, help="rtl: deepest iteration (default 3)")
     add_variant(p)
 
     p = add("match", cmd_match, "referee a series of games between two players")

@@ -72,12 +72,15 @@ class RtlPerft:
 def rtl_perft(depth: int, moves: Sequence[str] = ()) -> Iterator[str]:
     """Lines ``<depth> <count>`` for depths 1..``depth``, then ``cycles <n>`` (all depths)."""
     start = Position.from_moves(moves)
+    deepest = 6 + (start.box is None)
+    if depth > deepest:
+        raise TraxError(f"the simulated perft unit counts at most depth {deepest} from here")
     roots = [start] if start.box is not None else []
     if start.box is None:
         for first in ("@0+", "@0/"):
             roots.append(Position.from_moves([first]))
     total_cycles = 0
-    with RtlPerft(max_depth=max(depth, 1)) as unit:
+    with RtlPerft() as unit:
         for d in range(1, depth + 1):
             if start.box is None:
                 if d == 1:

@@ -11,59 +11,18 @@ from amaranth.back import verilog
 from trax_fpga.hdl.search import Search
 from trax_fpga.host.hwsearch import WIN, hw_search
 from trax_fpga.host.position import Position
-from trax_fpga.host.tiles import Colour, Symbol
-from trax_fpga.sim.verilator import VerilatorSim
+from trax_fpga.sim.search_driver import RtlSearch
 
 from ..host.records import record_lines
-from .test_movegen import white_planes
 
 WIDTH = HEIGHT = 12
 DEPTH = 3
 
 
-def box_inputs(position, width, height):
-    box = position.box
-    return {
-        "box_x": box.min_x % width,
-        "box_y": box.min_y % height,
-        "box_w": box.width,
-        "box_h": box.height,
-    }
-
-
-class RtlSearch:
-    """The gateware search behind an ordinary function (Glasgow style)."""
-
-    def __init__(self, width=WIDTH, height=HEIGHT, depth=DEPTH):
-        self.width, self.height = width, height
-        self.sim = VerilatorSim(Search(width, height, depth))
-
-    def close(self):
-        self.sim.close()
-
-    def search(self, position, budget):
-        n = self.width * self.height
-        sim = self.sim
-        planes = white_planes(position, self.width, self.height)
-        sim.set("white", sum(plane << (d * n) for d, plane in enumerate(planes)))
-        for name, value in box_inputs(position, self.width, self.height).items():
-            sim.set(name, value)
-        sim.set("empty", 0)
-        sim.set("turn", int(position.turn is Colour.WHITE))
-        sim.set("budget", budget)
-        sim.set("start", 1)
-        sim.tick()
-        sim.set("start", 0)
-        sim.tick_until("done", 1, max_cycles=50_000_000)
-        names = ["found", "x", "y", "symbol", "score", "depth", "nodes", "cycles"]
-        return dict(zip(names, sim.get_many(names), strict=True))
-
-
 @pytest.fixture(scope="module")
 def rtl():
-    engine = RtlSearch()
-    yield engine
-    engine.close()
+    with RtlSearch(WIDTH, HEIGHT, DEPTH) as engine:
+        yield engine
 
 
 def fits(position, width=WIDTH, height=HEIGHT):
@@ -90,12 +49,10 @@ def check(rtl, position, budget, depth=DEPTH):
     model = hw_search(position, WIDTH, HEIGHT, budget, depth)
     got = rtl.search(position, budget)
     label = " ".join(str(t.move) for t in position.turns)
-    assert got["found"] == (model.move is not None), label
-    assert (got["x"], got["y"]) == model.window_cell, label
-    assert got["symbol"] == list(Symbol).index(model.symbol), label
-    assert got["score"] == model.score, label
-    assert got["depth"] == model.depth, label
-    assert got["nodes"] == model.nodes, label
+    assert got.move == model.move, label
+    assert (got.window_cell, got.symbol) == (model.window_cell, model.symbol), label
+    assert (got.score, got.depth, got.nodes) == (model.score, model.depth, model.nodes), label
+    assert position.is_legal(got.move), label
     return got, model
 
 
@@ -147,3 +104,15 @@ def test_finds_a_win_in_one_and_avoids_losing_at_once(rtl):
 def test_elaborates_and_converts_to_verilog():
     for width, height in [(5, 5), (9, 7)]:
         assert "module" in verilog.convert(Search(width, height, 2), name="search")
+
+
+def test_trax_best_backend_rtl(capsys):
+    from trax_fpga.host.cli import main
+
+    moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
+    args = ["best", "--backend", "rtl", "--window", str(WIDTH), "--depth", str(DEPTH)]
+    assert main([*args, "--nodes", "300", *moves]) == 0
+    out = capsys.readouterr().out.splitlines()
+    model = hw_search(Position.from_moves(moves), WIDTH, HEIGHT, 300, DEPTH)
+    assert out[-1] == str(model.move)
+    assert "agrees" in out[-2]
