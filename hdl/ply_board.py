@@ -235,8 +235,8 @@ class PlyBoard(wiring.Component):
                             with m.Elif(too_big):
                                 finish(Verdict.OVERFLOW)
                             with m.Else():
-                                m.d.sync += [
-                                    white[d].eq(white[d] | (selected & place_tile_bits[d]))
+                                m.d.sync += [  # the 1-bit edge must cover the whole plane
+                                    white[d].eq(white[d] | Mux(place_tile_bits[d], selected, 0))
                                     for d in range(4)
                                 ]
                                 set_top(selected)

@@ -94,32 +94,56 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    """Judge games read from files or standard input, one verdict line per game line."""
+    """Judge games read from files or standard input, one verdict line per game line.
+
+    With ``--backend rtl`` every verdict comes from the gateware rules core, simulated on
+    Verilator. A game that outgrows the gateware's window is not judged: its line reads
+    ``window-overflow``, and the exit status is 1.
+    """
+    overflowed = []
     if args.backend == "rtl":
+        from ..sim.rules_driver import RtlRules, WindowOverflowError
         from ..sim.rules_driver import judge_game as rtl_judge_game
 
         if args.variant is not Variant.UNLIMITED:
             raise TraxError(
                 "the gateware plays unlimited Trax only: drop --variant or use --backend ref"
             )
+        rules = RtlRules((args.window, args.window), "verilator")
 
         def judge(moves: list[str]) -> str:
-            return rtl_judge_game(moves, window=(args.window, args.window))
+            try:
+                return rtl_judge_game(moves, rules=rules)
+            except WindowOverflowError:
+                overflowed.append(moves)
+                return "window-overflow"
     else:
+        rules = None
 
         def judge(moves: list[str]) -> str:
             return judge_game(moves, args.variant)
 
-    if not args.files:
-        for verdict in judge_lines(sys.stdin, judge):
-            print(verdict, flush=True)
-    for name in args.files:
-        try:
-            with open(name, encoding="utf-8") as stream:
-                for verdict in judge_lines(stream, judge):
-                    print(verdict, flush=True)
-        except OSError as error:
-            raise TraxError(f"cannot read {name}: {error.strerror}") from None
+    try:
+        if not args.files:
+            for verdict in judge_lines(sys.stdin, judge):
+                print(verdict, flush=True)
+        for name in args.files:
+            try:
+                with open(name, encoding="utf-8") as stream:
+                    for verdict in judge_lines(stream, judge):
+                        print(verdict, flush=True)
+            except OSError as error:
+                raise TraxError(f"cannot read {name}: {error.strerror}") from None
+    finally:
+        if rules is not None:
+            rules.close()
+    if overflowed:
+        print(
+            f"trax: error: {len(overflowed)} game(s) outgrew the {args.window}x{args.window} "
+            "window and were not judged (use a larger --window)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -450,7 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
     )
-    p.add_argument("--window", type=_positive, default=24, help="gateware window size (default 24)")
+    p.add_argument(
+        "--window", type=_positive, default=18, help="rtl: gateware window size (default 18)"
+    )
     add_variant(p)
 
     p = add("show", cmd_show, "print the position after some moves")
