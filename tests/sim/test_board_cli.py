@@ -32,7 +32,7 @@ def test_defaults_agree_with_the_player():
 
 def test_sim_on_stdin_and_stdout(built):
     result = subprocess.run(
-        [*TRAX, "sim"], input=b"-T\r\n\n-W\n", capture_output=True, timeout=300, check=False
+        [*TRAX, "sim"], input=b"-T\r\n\n-W\n", capture_output=True, timeout=1200, check=False
     )
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == b"FP\n@0+\n"
@@ -40,7 +40,7 @@ def test_sim_on_stdin_and_stdout(built):
 
 def test_sim_plays_a_legal_move_as_black(built):
     result = subprocess.run(
-        [*TRAX, "sim"], input=b"-B\n@0+\n", capture_output=True, timeout=300, check=False
+        [*TRAX, "sim"], input=b"-B\n@0+\n", capture_output=True, timeout=1200, check=False
     )
     assert result.returncode == 0, result.stderr.decode()
     position = Position()

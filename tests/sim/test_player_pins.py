@@ -26,6 +26,10 @@ from trax_fpga.sim.player_pins import PinUart, start_player
 
 EDGE_WINDOW = 8
 EDGE_CLOCK = 12_000_000
+#: Whole games: the simulated board's window, a 25 MHz clock (the ULX3S's) at 115200 baud.
+GAME_WINDOW = 18
+GAME_CLOCK = 25_000_000
+GAME_BAUD = 115200
 
 
 def _env(name: str, default: str) -> str:
@@ -164,6 +168,7 @@ async def whole_games(dut):
         else:
             await uart.send(b"-B\n")
             await uart.idle(100)
+        ending = "unfinished"
         while position.outcome is None and position.ply < int(_env("MAX_PLIES", "200")):
             # The opponent: the reference engine's choice, now and then a random legal move.
             if rng.random() < 0.2:
@@ -181,7 +186,7 @@ async def whole_games(dut):
             except cocotb.triggers.SimTimeoutError:
                 # Silence is right only where the window is full (the board stops there).
                 assert near_edge, f"{label}: no answer to {move} at ply {position.ply}"
-                results.append("overflow")
+                ending = "overflow"
                 break
             text = answer.decode("ascii", "replace").strip()
             try:
@@ -190,14 +195,21 @@ async def whole_games(dut):
                 message = f"{label}: the board answered {move} with {text!r}: {error}"
                 raise AssertionError(message) from None
             times.append(clocks)
-        else:
-            results.append("unfinished")
         if position.outcome is not None:
-            results.append(str(position.outcome))
+            ending = str(position.outcome)
+        results.append(ending)
         dut._log.info("%s: %s after %d plies", label, results[-1], position.ply)
     report = _env("REPORT", "")
     if report:
-        Path(report).write_text(json.dumps({"answer_clocks": times, "results": results}))
+        Path(report).write_text(
+            json.dumps(
+                {
+                    "answer_clocks": times,
+                    "max_answer_cycles": int(dut.max_answer_cycles.value),
+                    "results": results,
+                }
+            )
+        )
     assert times, "no answers"
 
 
@@ -224,3 +236,44 @@ def test_fuzz_at_the_pins():
     seed = random.randrange(1 << 30)
     print(f"fuzz seed {seed}")
     _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "T1", "SEED": seed})
+
+
+def _game_player() -> Player:
+    return Player(GAME_WINDOW, GAME_WINDOW, GAME_CLOCK, GAME_BAUD, "FP")
+
+
+def _games(tmp_path, games: int, seed: int) -> dict:
+    player = _game_player()
+    report = tmp_path / "games.json"
+    env = {"DIVISOR": player.divisor, "WINDOW": GAME_WINDOW, "GAMES": games, "SEED": seed}
+    env["LIMIT"] = GAME_CLOCK  # one second at the board's clock
+    _run(player, "whole_games", {**env, "REPORT": report})
+    result = json.loads(report.read_text())
+    worst = max(result["answer_clocks"])
+    print(
+        f"{games} games (seed {seed}): {result['results']}; worst answer {worst} clocks "
+        f"at the pins, {result['max_answer_cycles']} inside = "
+        f"{worst / GAME_CLOCK * 1e3:.2f} ms at 25 MHz"
+    )
+    return result
+
+
+def test_whole_games_at_the_pins(tmp_path):
+    """One game with the board as white and one as black, against the reference engine."""
+    result = _games(tmp_path, 2, seed=1)
+    assert len(result["results"]) == 2
+
+
+@pytest.mark.slow
+def test_many_games_at_the_pins(tmp_path):
+    seed = random.randrange(1 << 30)
+    result = _games(tmp_path, 12, seed=seed)
+    assert len(result["results"]) == 12, f"seed {seed}"
+
+
+@pytest.mark.slow
+def test_fuzz_with_the_real_search():
+    player = _game_player()
+    seed = random.randrange(1 << 30)
+    print(f"fuzz seed {seed}")
+    _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "FP", "SEED": seed, "FUZZ_ROUNDS": 6})
