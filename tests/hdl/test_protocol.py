@@ -25,6 +25,9 @@ from trax_fpga.sim.player_bench import HDL_SYMBOL, BenchDriver, ProtocolBench
 from ..host.records import moves_only, record_lines
 
 WINDOW = 18  # the largest human game's box is 15 x 14
+#: Clocks an answer may take besides the search: the rules core judges two moves (forced
+#: rounds and the win flood), plus the engine's own few clocks.
+RULES_ALLOWANCE = 400
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +95,7 @@ def play_record(bench: BenchDriver, moves: list[str], board_white: bool) -> Posi
         bench.script(position, answer)
         got = bench.ask(f"{opponent}\n".encode())
         assert got == f"{expected}\n".encode(), f"ply {ply + 1}: {moves[: ply + 1]}"
-        assert bench.status("answer_cycles") <= bench.latency + 100
+        assert bench.status("answer_cycles") <= bench.latency + RULES_ALLOWANCE
         position.play(answer)
         ply += 2
     settle(bench)
@@ -320,7 +323,7 @@ def test_whole_games_as_white_and_black(bench):
         play_record(bench, game, board_white=True)
     for game in games[:3]:
         play_record(bench, game, board_white=False)
-    assert bench.status("max_answer_cycles") <= bench.latency + 100
+    assert bench.status("max_answer_cycles") <= bench.latency + RULES_ALLOWANCE
 
 
 @pytest.mark.slow
@@ -332,6 +335,7 @@ def test_all_human_games(bench):
             play_record(bench, game, board_white=False)
         except AssertionError as error:
             raise AssertionError(f"game {index + 1}: {error}") from None
+    print(f"worst answer: {bench.status('max_answer_cycles') - bench.latency} clocks + search")
 
 
 def test_winning_move_is_sent_then_silence(bench):
