@@ -542,3 +542,38 @@ def test_overflow_of_the_boards_own_move(small):
 
 def test_bench_converts(small):
     verilog.convert(ProtocolBench(5, 5), name="top", emit_src=False)
+
+
+# --- the player top -----------------------------------------------------------------------------
+
+
+def test_player_converts_to_verilog():
+    from trax_fpga.hdl.player import Player
+    from trax_fpga.sim.player_bench import NoMoveSearch
+
+    player = Player(6, 6, 12_000_000, 115200, "AB", search=NoMoveSearch)
+    assert player.divisor == 104
+    verilog.convert(player, name="top", emit_src=False)
+
+
+@pytest.mark.parametrize(
+    ("args", "options", "message"),
+    [
+        ((6, 6, 0), {}, "clock frequency must be a positive number, not 0"),
+        ((6, 6, 12e6, 4_000_000), {}, "baud rate 4000000 is too fast for a 12000000.0 Hz clock"),
+        ((6, 6, 12e6, 19200, "ABC"), {}, "team code must be two printable ASCII characters"),
+        ((2, 6, 12e6), {}, "window width must be an integer of at least 3, not 2"),
+        (
+            (6, 6, 12e6),
+            {"budget": 0},
+            "search budget must be a positive integer below 2**32, not 0",
+        ),
+        ((6, 6, 12e6), {"opening": "+/"}, "the opening move must be '+' or '/'"),
+    ],
+)
+def test_player_parameter_errors(args, options, message):
+    from trax_fpga.hdl.player import Player
+
+    with pytest.raises(ValueError) as info:
+        Player(*args, **options)
+    assert message in str(info.value)
