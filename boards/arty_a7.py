@@ -5,7 +5,8 @@ these machines, so only the build plan (Verilog, XDC, Tcl and the script that ru
 generated; the window is an estimate from the ECP5 figures, not a measured fit.
 
 =================  ==========================================================================
-window             32 x 32 cells (estimate, unverified)
+window             player 10 x 10 cells, the rules core alone 20 x 20 cells (estimates from
+                   the ECP5 figures, unverified)
 clock              100 MHz oscillator on E3, used directly (no MMCM); reset button C2
 UART               FT2232HQ channel B on the USB port: FPGA rx A9, tx D10; 8N1, 19200 baud
 LEDs               LD4 (H5) playing, LD5 (J5) thinking, LD6 (T9) colour, LD7 (T10) error
@@ -24,7 +25,8 @@ BOARD = BoardSpec(
     name="arty_a7",
     title="Arty A7-100T (Artix-7 XC7A100T)",
     platform=ArtyA7_100Platform,
-    window=(32, 32),
+    window=(10, 10),
+    rules_window=(20, 20),
     clock_hz=100e6,
     uart=("uart", 0),
     uart_pins={"rx": "A9", "tx": "D10"},

@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         top = args.top or ("player" if player_available() else "rules")
         if args.top is None and top == "rules":
             print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")
-        window = args.window or spec.window
+        window = args.window or spec.window_for(top)
         build_dir = args.build_dir
         if build_dir is None:
             build_dir = Path("build") / spec.name

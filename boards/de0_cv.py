@@ -8,7 +8,8 @@ The DE0-CV has no USB-serial bridge: the UART is on the GPIO 0 header (JP1), for
 USB-serial adapter (its TXD to pin 1, its RXD to pin 2, GND to pin 12).
 
 =================  ==========================================================================
-window             24 x 24 cells (estimate, unverified)
+window             player 6 x 6 cells, the rules core alone 12 x 12 cells (estimates from the
+                   ECP5 figures, unverified)
 clock              50 MHz oscillator CLOCK_50 on M9, used directly (no PLL)
 UART               GPIO 0 (JP1) pin 1 = GPIO_0[0] (N16) rx, pin 2 = GPIO_0[1] (B16) tx;
                    3.3-V LVTTL, 8N1, 19200 baud
@@ -45,7 +46,8 @@ BOARD = BoardSpec(
     name="de0_cv",
     title="DE0-CV (Cyclone V 5CEBA4)",
     platform=_platform,
-    window=(24, 24),
+    window=(6, 6),
+    rules_window=(12, 12),
     clock_hz=50e6,
     uart=("gpio_uart", 0),
     uart_pins={"rx": "N16", "tx": "B16"},

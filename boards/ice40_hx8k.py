@@ -1,7 +1,8 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-window             10 x 10 cells
+window             player 4 x 4 cells (an estimate: not built yet); the rules core alone
+                   7 x 7 cells (built)
 clock              12 MHz oscillator on J3, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
 LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error
@@ -20,7 +21,8 @@ BOARD = BoardSpec(
     name="ice40_hx8k",
     title="iCE40-HX8K Breakout (iCE40 HX8K)",
     platform=ICE40HX8KBEVNPlatform,
-    window=(10, 10),
+    window=(4, 4),
+    rules_window=(7, 7),
     clock_hz=12e6,
     uart=("uart", 0),
     uart_pins={"rx": "B10", "tx": "B12"},

@@ -1,7 +1,8 @@
 """iCEBreaker with an iCE40 UP5K (SG48): the small open board.
 
 =================  ==========================================================================
-window             8 x 8 cells
+window             player 3 x 3 cells (an estimate: not built yet); the rules core alone
+                   5 x 5 cells (built; 6 x 6 places at 79% but does not route)
 clock              12 MHz oscillator on pin 35, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
 LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
@@ -30,7 +31,8 @@ BOARD = BoardSpec(
     name="icebreaker",
     title="iCEBreaker (iCE40 UP5K)",
     platform=_platform,
-    window=(8, 8),
+    window=(3, 3),
+    rules_window=(5, 5),
     clock_hz=12e6,
     uart=("uart", 0),
     uart_pins={"rx": "6", "tx": "9"},

@@ -25,12 +25,15 @@ class BoardSpec:
     board has no LED for it. ``uart_pins`` and ``led_pins`` are the physical pins, as stated in
     the board file's table (checked against the platform by the tests). ``toolchain`` is
     ``"open"`` (built here with YoWASP) or the vendor tool whose build plan is only generated.
+    ``window`` is the complete player's window, ``rules_window`` the rules core's alone (see
+    :func:`window_for`).
     """
 
     name: str
     title: str
     platform: Callable[[], Platform]
     window: tuple[int, int]
+    rules_window: tuple[int, int]
     clock_hz: float
     uart: tuple[str, int]
     uart_pins: dict[str, str]
@@ -46,6 +49,10 @@ class BoardSpec:
             raise ValueError(f"board {self.name}: one LED entry per role {LED_ROLES} needed")
         if self.toolchain not in ("open", "vivado", "quartus"):
             raise ValueError(f"board {self.name}: unknown toolchain {self.toolchain!r}")
+
+    def window_for(self, top: str) -> tuple[int, int]:
+        """The default window of design ``top`` (``"player"`` or ``"rules"``) on this board."""
+        return self.rules_window if top == "rules" else self.window
 
     @property
     def plan_only(self) -> bool:

@@ -1,7 +1,8 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-window             32 x 32 cells
+window             player 10 x 10 cells (an estimate: not built yet); the rules core alone
+                   20 x 20 cells (built: 88% of the LUTs)
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
@@ -20,7 +21,8 @@ BOARD = BoardSpec(
     name="ulx3s_85f",
     title="ULX3S (ECP5 LFE5U-85F)",
     platform=ULX3S_85F_Platform,
-    window=(32, 32),
+    window=(10, 10),
+    rules_window=(20, 20),
     clock_hz=25e6,
     uart=("uart", 0),
     uart_pins={"rx": "M1", "tx": "L4"},

@@ -46,8 +46,8 @@ def test_board_file_states_what_its_platform_has(name):
         if resource is not None:
             assert physical_pins(platform, *resource)[""] == pin, role
     doc = __import__(f"trax_fpga.boards.{name}", fromlist=["BOARD"]).__doc__
-    w, h = spec.window
-    assert f"{w} x {h} cells" in doc
+    for w, h in (spec.window, spec.rules_window):
+        assert f"{w} x {h} cells" in doc
     assert f"{spec.clock_hz / 1e6:g} MHz" in doc
     assert f"{spec.baud} baud" in doc
     for pin in (*spec.uart_pins.values(), *filter(None, spec.led_pins)):
