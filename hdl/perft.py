@@ -80,9 +80,15 @@ class Perft(wiring.Component):
             board.load_box_h.eq(self.box_h),
             movegen.fit.eq(board.fit),
             movegen.frontier.eq(board.frontier),
-            board.x.eq(movegen.x),
-            board.y.eq(movegen.y),
-            board.symbol.eq(movegen.symbol),
+        ]
+        # The board takes its move a clock after NEXT chose it, when the cursor has moved on.
+        chosen_x = Signal.like(movegen.x)
+        chosen_y = Signal.like(movegen.y)
+        chosen_symbol = Signal.like(movegen.symbol)
+        m.d.comb += [
+            board.x.eq(chosen_x),
+            board.y.eq(chosen_y),
+            board.symbol.eq(chosen_symbol),
         ]
         cursor = [
             Signal(movegen.index_width + 1, name=f"cursor_{p}") for p in range(self.max_depth)
@@ -135,7 +141,13 @@ class Perft(wiring.Component):
                         m.next = "UNDO"
                 with m.Else():
                     set_cursor(movegen.index + 1)
-                    m.d.sync += [board.op.eq(PlyBoardOp.PLAY), board.start.eq(1)]
+                    m.d.sync += [
+                        chosen_x.eq(movegen.x),
+                        chosen_y.eq(movegen.y),
+                        chosen_symbol.eq(movegen.symbol),
+                        board.op.eq(PlyBoardOp.PLAY),
+                        board.start.eq(1),
+                    ]
                     m.next = "PLAY"
             with m.State("PLAY"):
                 with m.If(board.done):

@@ -157,10 +157,12 @@ class Search(wiring.Component):
         skip_pv = (ply == 0) & have_result & movegen.valid & (movegen.index == result)
         candidate = Signal(index_width)
         m.d.comb += candidate.eq(Mux(pv_first, result, movegen.index))
+        # The board takes its move a clock after NEXT chose it, when the cursor has moved on:
+        # it plays the move registered for this ply, not the generator's current output.
         m.d.comb += [
-            board.x.eq(candidate[SYMBOL_BITS : SYMBOL_BITS + xb]),
-            board.y.eq(candidate[SYMBOL_BITS + xb :]),
-            board.symbol.eq(candidate[:SYMBOL_BITS]),
+            board.x.eq(move_here[SYMBOL_BITS : SYMBOL_BITS + xb]),
+            board.y.eq(move_here[SYMBOL_BITS + xb :]),
+            board.symbol.eq(move_here[:SYMBOL_BITS]),
         ]
 
         # Just after a legal play by the node at ply p, the board's ply is p + 1. The mover was

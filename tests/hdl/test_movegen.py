@@ -114,7 +114,7 @@ def random_positions(seed, count, plies, width, height):
     return positions
 
 
-@pytest.mark.parametrize("width,height,seed", [(6, 5, 1), (11, 7, 3)])
+@pytest.mark.parametrize("width,height,seed", [(6, 5, 1)])
 def test_candidates_match_the_reference_on_random_positions(width, height, seed):
     positions = random_positions(seed, 12, 12, width, height)
     got = hardware_candidates(positions, width, height)
