@@ -1,9 +1,10 @@
 """``trax sim`` (the simulated board) through stdin/stdout and through a pty with pyserial, and
-``trax play``'s board on it. The board is built once (the default configuration, cached)."""
+``trax play``'s board on it. The board is built once, with a small window to build fast."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import subprocess
 import sys
 
@@ -18,12 +19,14 @@ from trax_fpga.host.tiles import Colour
 from trax_fpga.sim import board as simulated
 
 TRAX = [sys.executable, "-m", "trax_fpga.host.cli"]
+WINDOW = 10
+SIM = [*TRAX, "sim", "--window", str(WINDOW)]
 
 
 @pytest.fixture(scope="module")
 def built():
-    """The default simulated board, built (or found in the cache) once for these tests."""
-    return simulated.build_board(simulated.BoardConfig())
+    """The simulated board of these tests, built (or found in the cache) once."""
+    return simulated.build_board(simulated.BoardConfig(window=WINDOW))
 
 
 def test_defaults_agree_with_the_player():
@@ -32,16 +35,14 @@ def test_defaults_agree_with_the_player():
 
 def test_sim_on_stdin_and_stdout(built):
     result = subprocess.run(
-        [*TRAX, "sim"], input=b"-T\r\n\n-W\n", capture_output=True, timeout=1200, check=False
+        SIM, input=b"-T\r\n\n-W\n", capture_output=True, timeout=1200, check=False
     )
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == b"FP\n@0+\n"
 
 
 def test_sim_plays_a_legal_move_as_black(built):
-    result = subprocess.run(
-        [*TRAX, "sim"], input=b"-B\n@0+\n", capture_output=True, timeout=1200, check=False
-    )
+    result = subprocess.run(SIM, input=b"-B\n@0+\n", capture_output=True, timeout=1200, check=False)
     assert result.returncode == 0, result.stderr.decode()
     position = Position()
     position.play("@0+")
@@ -51,7 +52,7 @@ def test_sim_plays_a_legal_move_as_black(built):
 
 def test_sim_on_a_pty_with_pyserial(built):
     process = subprocess.Popen(
-        [*TRAX, "sim", "--pty"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [*SIM, "--pty"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     try:
         path = process.stdout.readline().strip()
@@ -92,7 +93,10 @@ def _play_args(**overrides) -> argparse.Namespace:
     return args
 
 
-def test_board_player_is_the_simulated_board(built, capsys):
+def test_board_player_is_the_simulated_board(built, capsys, monkeypatch):
+    monkeypatch.setattr(
+        simulated, "BoardConfig", functools.partial(simulated.BoardConfig, window=WINDOW)
+    )
     args = _play_args()
     board = cli.board_player(None, 19200, args)
     try:

@@ -26,8 +26,9 @@ from trax_fpga.sim.player_pins import PinUart, start_player
 
 EDGE_WINDOW = 8
 EDGE_CLOCK = 12_000_000
-#: Whole games: the simulated board's window, a 25 MHz clock (the ULX3S's) at 115200 baud.
-GAME_WINDOW = 18
+#: Whole games: a 14 x 14 window (a game that outgrows it ends there, as the policy says),
+#: a 25 MHz clock (the ULX3S's) at 115200 baud.
+GAME_WINDOW = 14
 GAME_CLOCK = 25_000_000
 GAME_BAUD = 115200
 
@@ -143,6 +144,17 @@ async def fuzz(dut):
         assert answer == team + b"\n", f"seed {seed} round {round_}: -T answered {answer!r}"
         answer, _ = await uart.ask(b"-W\n", limit)
         assert answer == b"@0+\n", f"seed {seed} round {round_}: -W answered {answer!r}"
+        # Then a few moves of a proper game (with a search that finds moves).
+        position = Position.from_moves(["@0+"])
+        for _ in range(int(_env("PLIES", "0"))):
+            move = rng.choice(position.legal_moves())
+            position.play(move)
+            if position.outcome is not None:
+                break
+            answer, _ = await uart.ask(f"{move}\n".encode(), int(_env("LIMIT", "5000000")))
+            position.play(answer.decode("ascii", "replace").strip())  # raises if illegal
+            if position.outcome is not None:
+                break
 
 
 @cocotb.test()
@@ -276,4 +288,5 @@ def test_fuzz_with_the_real_search():
     player = _game_player()
     seed = random.randrange(1 << 30)
     print(f"fuzz seed {seed}")
-    _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "FP", "SEED": seed, "FUZZ_ROUNDS": 6})
+    env = {"DIVISOR": player.divisor, "TEAM": "FP", "SEED": seed, "FUZZ_ROUNDS": 6}
+    _run(player, "fuzz", {**env, "SETTLE": 300_000, "PLIES": 6, "LIMIT": GAME_CLOCK})
