@@ -19,6 +19,7 @@ import pytest
 
 from trax_fpga.hdl.player import Player
 from trax_fpga.host.engine import MoveChooser
+from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.sim.cocotb_runner import run
 from trax_fpga.sim.player_bench import NoMoveSearch
@@ -167,6 +168,7 @@ async def whole_games(dut):
     games = int(_env("GAMES", "2"))
     seed = int(_env("SEED", "1"))
     chooser = MoveChooser(nodes=int(_env("OPPONENT_NODES", "200")))
+    budget, depth = int(_env("BUDGET", "1000")), int(_env("DEPTH", "3"))
     rng = random.Random(seed)
     times, results = [], []
     for game in range(games):
@@ -201,6 +203,9 @@ async def whole_games(dut):
                 ending = "overflow"
                 break
             text = answer.decode("ascii", "replace").strip()
+            # The gateware search's specification chooses the same move, value by value.
+            model = hw_search(position, window, window, budget, depth).move
+            assert text == str(model), f"{label}: the board chose {text}, the model {model}"
             try:
                 position.play(text)
             except Exception as error:
@@ -258,6 +263,8 @@ def _games(tmp_path, games: int, seed: int) -> dict:
     player = _game_player()
     report = tmp_path / "games.json"
     env = {"DIVISOR": player.divisor, "WINDOW": GAME_WINDOW, "GAMES": games, "SEED": seed}
+    env["BUDGET"] = player.budget
+    env["DEPTH"] = player.search_options.get("max_depth", 3)
     env["LIMIT"] = GAME_CLOCK  # one second at the board's clock
     _run(player, "whole_games", {**env, "REPORT": report})
     result = json.loads(report.read_text())
