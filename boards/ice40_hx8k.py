@@ -2,7 +2,7 @@
 
 =================  ==========================================================================
 window             player 4 x 4 cells (an estimate: not built yet); the rules core alone
-                   7 x 7 cells (built)
+                   7 x 7 cells (an estimate from synthesis: 8 x 8 needs 7236 LUT4 of 7680)
 clock              12 MHz oscillator on J3, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
 LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error

@@ -2,7 +2,8 @@
 
 =================  ==========================================================================
 window             player 3 x 3 cells (an estimate: not built yet); the rules core alone
-                   5 x 5 cells (built; 6 x 6 places at 79% but does not route)
+                   4 x 4 cells (built: 40% of the cells, 24.1 MHz; 6 x 6 places at 79% but
+                   did not route in the time tried)
 clock              12 MHz oscillator on pin 35, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
 LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
@@ -32,7 +33,7 @@ BOARD = BoardSpec(
     title="iCEBreaker (iCE40 UP5K)",
     platform=_platform,
     window=(3, 3),
-    rules_window=(5, 5),
+    rules_window=(4, 4),
     clock_hz=12e6,
     uart=("uart", 0),
     uart_pins={"rx": "6", "tx": "9"},

@@ -2,7 +2,8 @@
 
 =================  ==========================================================================
 window             player 10 x 10 cells (an estimate: not built yet); the rules core alone
-                   20 x 20 cells (built: 88% of the LUTs)
+                   12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
+                   finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
@@ -22,7 +23,7 @@ BOARD = BoardSpec(
     title="ULX3S (ECP5 LFE5U-85F)",
     platform=ULX3S_85F_Platform,
     window=(10, 10),
-    rules_window=(20, 20),
+    rules_window=(12, 12),
     clock_hz=25e6,
     uart=("uart", 0),
     uart_pins={"rx": "M1", "tx": "L4"},
