@@ -20,7 +20,7 @@ from .legality import ArrayLegality, Tile, board_layout, check_window
 from .planes import Planes
 from .types import Symbol
 
-__all__ = ["Board", "BoardOp", "Verdict"]
+__all__ = ["Board", "BoardOp", "Verdict", "grow_box", "placement"]
 
 
 class BoardOp(enum.Enum, shape=1):
@@ -50,6 +50,37 @@ class Verdict(enum.Enum, shape=4):
 
 _WHITE_FIRST = {Symbol.CROSS: Tile.NS, Symbol.SLASH: Tile.NW, Symbol.BACKSLASH: Tile.NE}
 _BLACK_FIRST = {Symbol.CROSS: Tile.EW, Symbol.SLASH: Tile.SE, Symbol.BACKSLASH: Tile.SW}
+
+
+def placement(m: Module, fit, symbol, empty=0) -> tuple[Signal, Signal, Signal]:
+    """The tile for ``symbol`` in a cell with fit mask ``fit``: (white_first fits, black_first
+    fits, the tile to place: the white-first variant if it fits or the board is ``empty``)."""
+    white_first = Signal()
+    black_first = Signal()
+    place_tile = Signal(Tile)
+    with m.Switch(symbol):
+        for s in Symbol:
+            with m.Case(s):
+                bit = 2 * s.value
+                m.d.comb += [white_first.eq(fit[bit]), black_first.eq(fit[bit + 1])]
+                with m.If(empty | white_first):
+                    m.d.comb += place_tile.eq(_WHITE_FIRST[s])
+                with m.Else():
+                    m.d.comb += place_tile.eq(_BLACK_FIRST[s])
+    return white_first, black_first, place_tile
+
+
+def grow_box(m: Module, pos, lo, size, extent: int) -> tuple[Signal, Signal]:
+    """The new (min, size) along one axis of the torus when a tile goes at ``pos``."""
+    offset = Mux(pos >= lo, pos - lo, pos + extent - lo)  # (pos - lo) mod extent
+    new_lo = Signal.like(lo, name=f"{lo.name}_grown")
+    new_size = Signal.like(size, name=f"{size.name}_grown")
+    m.d.comb += [new_lo.eq(lo), new_size.eq(size)]
+    with m.If(offset == size):  # just past the max edge
+        m.d.comb += new_size.eq(size + 1)
+    with m.Elif(offset == extent - 1):  # just before the min edge
+        m.d.comb += [new_lo.eq(pos), new_size.eq(size + 1)]
+    return new_lo, new_size
 
 
 class Board(wiring.Component):
@@ -161,33 +192,9 @@ class Board(wiring.Component):
         occupied = legality.occupied.bit_select(index, 1)
         frontier = legality.frontier.bit_select(index, 1)
         fit = Cat([legality.fit[i].bit_select(index, 1) for i in range(6)])
-        white_first = Signal()
-        black_first = Signal()
-        place_tile = Signal(Tile)
-        with m.Switch(self.symbol):
-            for symbol in Symbol:
-                with m.Case(symbol):
-                    bit = 2 * symbol.value
-                    m.d.comb += [white_first.eq(fit[bit]), black_first.eq(fit[bit + 1])]
-                    with m.If(self.empty | white_first):
-                        m.d.comb += place_tile.eq(_WHITE_FIRST[symbol])
-                    with m.Else():
-                        m.d.comb += place_tile.eq(_BLACK_FIRST[symbol])
-
-        def grow(pos, lo, size, n):
-            """The new (min, size) along one axis of the torus when a tile goes at ``pos``."""
-            offset = Mux(pos >= lo, pos - lo, pos + n - lo)  # (pos - lo) mod n
-            new_lo = Signal.like(lo, name=f"{lo.name}_grown")
-            new_size = Signal.like(size, name=f"{size.name}_grown")
-            m.d.comb += [new_lo.eq(lo), new_size.eq(size)]
-            with m.If(offset == size):  # just past the max edge
-                m.d.comb += new_size.eq(size + 1)
-            with m.Elif(offset == n - 1):  # just before the min edge
-                m.d.comb += [new_lo.eq(pos), new_size.eq(size + 1)]
-            return new_lo, new_size
-
-        grown_x, grown_w = grow(self.x, self.box_x, self.box_w, w)
-        grown_y, grown_h = grow(self.y, self.box_y, self.box_h, h)
+        white_first, black_first, place_tile = placement(m, fit, self.symbol, self.empty)
+        grown_x, grown_w = grow_box(m, self.x, self.box_x, self.box_w, w)
+        grown_y, grown_h = grow_box(m, self.y, self.box_y, self.box_h, h)
         too_big = (grown_w + 2 > w) | (grown_h + 2 > h)
 
         pending_x = Signal.like(self.box_x)

@@ -13,15 +13,12 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import Verdict
-from .legality import ArrayLegality, Tile, check_window
+from .board import Verdict, grow_box, placement
+from .legality import ArrayLegality, check_window
 from .types import Symbol
 from .wins import WinDetector
 
 __all__ = ["PlyBoard", "PlyBoardOp"]
-
-_WHITE_FIRST = {Symbol.CROSS: Tile.NS, Symbol.SLASH: Tile.NW, Symbol.BACKSLASH: Tile.NE}
-_BLACK_FIRST = {Symbol.CROSS: Tile.EW, Symbol.SLASH: Tile.SE, Symbol.BACKSLASH: Tile.SW}
 
 
 class PlyBoardOp(enum.Enum, shape=2):
@@ -159,31 +156,9 @@ class PlyBoard(wiring.Component):
         occupied = legality.occupied.bit_select(index, 1)
         frontier = legality.frontier.bit_select(index, 1)
         fit = Cat([legality.fit[i].bit_select(index, 1) for i in range(6)])
-        white_first = Signal()
-        black_first = Signal()
-        place_tile = Signal(Tile)
-        with m.Switch(self.symbol):
-            for symbol in Symbol:
-                with m.Case(symbol):
-                    bit = 2 * symbol.value
-                    m.d.comb += [white_first.eq(fit[bit]), black_first.eq(fit[bit + 1])]
-                    m.d.comb += place_tile.eq(
-                        Mux(white_first, _WHITE_FIRST[symbol], _BLACK_FIRST[symbol])
-                    )
-
-        def grow(pos, lo, size, extent):
-            offset = Mux(pos >= lo, pos - lo, pos + extent - lo)  # (pos - lo) mod extent
-            new_lo = Signal.like(lo, name=f"{lo.name}_grown")
-            new_size = Signal.like(size, name=f"{size.name}_grown")
-            m.d.comb += [new_lo.eq(lo), new_size.eq(size)]
-            with m.If(offset == size):
-                m.d.comb += new_size.eq(size + 1)
-            with m.Elif(offset == extent - 1):
-                m.d.comb += [new_lo.eq(pos), new_size.eq(size + 1)]
-            return new_lo, new_size
-
-        grown_x, grown_w = grow(self.x, self.box_x, self.box_w, w)
-        grown_y, grown_h = grow(self.y, self.box_y, self.box_h, h)
+        white_first, black_first, place_tile = placement(m, fit, self.symbol)
+        grown_x, grown_w = grow_box(m, self.x, self.box_x, self.box_w, w)
+        grown_y, grown_h = grow_box(m, self.y, self.box_y, self.box_h, h)
         too_big = (grown_w + 2 > w) | (grown_h + 2 > h)
 
         selected = Signal(n)

@@ -11,6 +11,7 @@ from trax_fpga.hdl.legality import ArrayLegality
 from trax_fpga.hdl.movegen import MoveGenerator, candidate_index
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Symbol
+from trax_fpga.sim.perft_driver import white_value
 from trax_fpga.sim.verilator import VerilatorSim
 
 from ..host.records import record_lines
@@ -25,17 +26,6 @@ def reference_candidates(position, width, height):
             if any(v in fitting for v in symbol.variants):
                 found.add((x % width, y % height, s))
     return sorted(found, key=lambda c: candidate_index(width, height, *c))
-
-
-def white_planes(position, width, height):
-    """The board as four planes: bit y*W+x of plane d is set when that tile is white on edge d."""
-    planes = [0, 0, 0, 0]
-    for (x, y), tile in position.tiles.items():
-        bit = 1 << ((y % height) * width + x % width)
-        for d in range(4):
-            if (tile >> d) & 1:
-                planes[d] |= bit
-    return planes
 
 
 class LegalityAndMoves(wiring.Component):
@@ -76,12 +66,10 @@ class LegalityAndMoves(wiring.Component):
 
 def hardware_candidates(positions, width, height):
     """Run the generator (on Verilator) from cursor 0 to the end on each position."""
-    n = width * height
     results = []
     with VerilatorSim(LegalityAndMoves(width, height)) as sim:
         for position in positions:
-            planes = white_planes(position, width, height)
-            sim.set("white", sum(plane << (d * n) for d, plane in enumerate(planes)))
+            sim.set("white", white_value(position, width, height))
             found, cursor = [], 0
             while True:
                 sim.set("cursor", cursor)
