@@ -20,9 +20,32 @@ from .ply_board import PlyBoard, PlyBoardOp
 from .rules_core import Colour
 from .types import Symbol
 
-__all__ = ["Search"]
+__all__ = ["Search", "search_members"]
 
 SCORE_BITS = 13  # holds +-INFINITY
+
+
+def search_members(width: int, height: int) -> dict:
+    """The ports every search has (the protocol engine drives these; test doubles share them)."""
+    n = width * height
+    return {
+        "start": In(1),
+        "white": In(data.ArrayLayout(n, 4)),
+        "box_x": In(range(width)),
+        "box_y": In(range(height)),
+        "box_w": In(range(width + 1)),
+        "box_h": In(range(height + 1)),
+        "empty": In(1),
+        "turn": In(Colour),
+        "busy": Out(1),
+        "done": Out(1),
+        "found": Out(1),
+        "x": Out(range(width)),
+        "y": Out(range(height)),
+        "symbol": Out(Symbol),
+        "nodes": Out(32),
+        "cycles": Out(32),
+    }
 
 
 class Search(wiring.Component):
@@ -68,28 +91,12 @@ class Search(wiring.Component):
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
             raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
         self.max_depth = max_depth
-        w, h, n = width, height, width * height
         super().__init__(
             {
-                "start": In(1),
-                "white": In(data.ArrayLayout(n, 4)),
-                "box_x": In(range(w)),
-                "box_y": In(range(h)),
-                "box_w": In(range(w + 1)),
-                "box_h": In(range(h + 1)),
-                "empty": In(1),
-                "turn": In(Colour),
+                **search_members(width, height),
                 "budget": In(32),
-                "busy": Out(1),
-                "done": Out(1),
-                "found": Out(1),
-                "x": Out(range(w)),
-                "y": Out(range(h)),
-                "symbol": Out(Symbol),
                 "score": Out(signed_score()),
                 "depth": Out(8),
-                "nodes": Out(32),
-                "cycles": Out(32),
             }
         )
 

@@ -15,11 +15,12 @@ clock at most (no UART). :class:`BenchDriver` hides the simulator behind ordinar
 from __future__ import annotations
 
 from amaranth import Module, ResetInserter, Signal
-from amaranth.lib import data, stream, wiring
+from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from trax_fpga.hdl.protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
 from trax_fpga.hdl.rules_core import Colour, Outcome, RulesCore
+from trax_fpga.hdl.search import search_members
 from trax_fpga.hdl.types import Symbol
 from trax_fpga.host import tiles
 from trax_fpga.host.notation import Move
@@ -50,22 +51,7 @@ class SearchDouble(wiring.Component):
     def __init__(self, width: int, height: int):
         super().__init__(
             {
-                "start": In(1),
-                "white": In(data.ArrayLayout(width * height, 4)),
-                "box_x": In(range(width)),
-                "box_y": In(range(height)),
-                "box_w": In(range(width + 1)),
-                "box_h": In(range(height + 1)),
-                "empty": In(1),
-                "turn": In(Colour),
-                "busy": Out(1),
-                "done": Out(1),
-                "found": Out(1),
-                "x": Out(range(width)),
-                "y": Out(range(height)),
-                "symbol": Out(Symbol),
-                "nodes": Out(32),
-                "cycles": Out(32),
+                **search_members(width, height),
                 "answer_found": In(1),
                 "answer_x": In(range(width)),
                 "answer_y": In(range(height)),
@@ -271,22 +257,7 @@ class NoMoveSearch(wiring.Component):
     def __init__(self, width: int, height: int, **options):
         super().__init__(
             {
-                "start": In(1),
-                "white": In(data.ArrayLayout(width * height, 4)),
-                "box_x": In(range(width)),
-                "box_y": In(range(height)),
-                "box_w": In(range(width + 1)),
-                "box_h": In(range(height + 1)),
-                "empty": In(1),
-                "turn": In(Colour),
-                "busy": Out(1),
-                "done": Out(1),
-                "found": Out(1),
-                "x": Out(range(width)),
-                "y": Out(range(height)),
-                "symbol": Out(Symbol),
-                "nodes": Out(32),
-                "cycles": Out(32),
+                **search_members(width, height),
             }
         )
 
