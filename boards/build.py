@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from .report import BuildReport, summarise
@@ -81,7 +82,8 @@ def _commit() -> str:
 
 
 def _top(spec: BoardSpec, top: str, window: tuple[int, int]) -> BoardTop:
-    return BoardTop(make_design(top, window, spec.clock_hz, spec.baud), spec)
+    design = make_design(top, window, spec.clock_hz, spec.baud, spec.player_options)
+    return BoardTop(design, spec)
 
 
 def plan(spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path) -> list[Path]:
@@ -140,6 +142,7 @@ def build(
         yosys_log=(build_dir / "top.rpt").read_text(),
         seconds=seconds,
         commit=commit,
+        player_options=spec.player_options if top == "player" else {},
     )
     (build_dir / "report.json").write_text(report.to_json())
     return report
@@ -178,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         "--build-dir", type=Path, help="where to build (default: build/<board>, or build/<board>-"
         "<top>-<W>x<H> when --window or --top is given)"
     )  # fmt: skip
+    parser.add_argument(
+        "--win-serial",
+        action=argparse.BooleanOptionalAction,
+        help="the player's rules core floods one colour at a time (less logic, more clocks; "
+        "default: the board file's player_options)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -186,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         spec = load_board(args.board)
+        if args.win_serial is not None:
+            rules_options = dict(spec.player_options.get("rules_options", {}))
+            rules_options["win_serial"] = args.win_serial
+            spec = replace(spec, player_options={**spec.player_options,
+                                                 "rules_options": rules_options})  # fmt: skip
         top = args.top or ("player" if player_available() else "rules")
         if args.top is None and top == "rules":
             print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")
@@ -193,8 +207,12 @@ def main(argv: list[str] | None = None) -> int:
         build_dir = args.build_dir
         if build_dir is None:
             build_dir = Path("build") / spec.name
-            if args.window or args.top:
+            if args.window or args.top or args.win_serial is not None:
                 build_dir = Path("build") / f"{spec.name}-{top}-{window[0]}x{window[1]}"
+                if args.win_serial is not None:
+                    build_dir = build_dir.with_name(
+                        build_dir.name + ("-serial" if args.win_serial else "-parallel")
+                    )
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, window, build_dir)
             print(f"build plan for {spec.title}, {top} {window[0]}x{window[1]}, in {build_dir}:")

@@ -8,7 +8,7 @@ and a flip-flop, so nextpnr counts only cells).
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 __all__ = ["BuildReport", "Usage", "parse_nextpnr_report", "parse_yosys_cells", "summarise"]
 
@@ -93,6 +93,7 @@ class BuildReport:
     usage: dict[str, Usage]
     yosys_cells: dict[str, int]
     commit: str = ""
+    player_options: dict = field(default_factory=dict)
 
     @property
     def meets_timing(self) -> bool:
@@ -130,6 +131,7 @@ def summarise(
     yosys_log: str,
     seconds: float,
     commit: str = "",
+    player_options: dict | None = None,
 ) -> BuildReport:
     """The :class:`BuildReport` of a finished build, from the texts of its two reports."""
     if family not in CELL_TYPES:
@@ -159,4 +161,5 @@ def summarise(
         usage=usage,
         yosys_cells=cells,
         commit=commit,
+        player_options=dict(player_options or {}),
     )

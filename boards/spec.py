@@ -26,7 +26,9 @@ class BoardSpec:
     the board file's table (checked against the platform by the tests). ``toolchain`` is
     ``"open"`` (built here with YoWASP) or the vendor tool whose build plan is only generated.
     ``window`` is the complete player's window, ``rules_window`` the rules core's alone (see
-    :func:`window_for`).
+    :func:`window_for`). ``player_options`` are keyword arguments of the complete player
+    (:class:`~trax_fpga.hdl.player.Player`), e.g. ``{"rules_options": {"win_serial": True}}``
+    on a part short of logic.
     """
 
     name: str
@@ -43,6 +45,7 @@ class BoardSpec:
     toolchain: str = "open"
     baud: int = 19200
     overrides: dict[str, str] = field(default_factory=dict)
+    player_options: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if len(self.leds) != len(LED_ROLES) or len(self.led_pins) != len(LED_ROLES):

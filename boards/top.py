@@ -28,15 +28,24 @@ def player_available() -> bool:
     )
 
 
-def make_design(top: str, window: tuple[int, int], clk_freq: float, baud: int):
-    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz."""
+def make_design(
+    top: str,
+    window: tuple[int, int],
+    clk_freq: float,
+    baud: int,
+    player_options: dict | None = None,
+):
+    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz.
+
+    ``player_options`` are more keyword arguments of the complete player (``top="player"``).
+    """
     width, height = window
     if top == "player":
         if not player_available():
             raise ValueError("top 'player' needs trax_fpga.hdl.player and .search: not there yet")
         from trax_fpga.hdl.player import Player
 
-        return Player(width, height, clk_freq, baud=baud)
+        return Player(width, height, clk_freq, baud=baud, **(player_options or {}))
     if top == "rules":
         return RulesProbe(width, height, clk_freq, baud=baud)
     raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")

@@ -17,10 +17,13 @@ from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach, check
 from .rules_core import RulesCore
 from .uart import UART, divisor_for
 
-__all__ = ["DEFAULT_BUDGET", "LED_NAMES", "Player"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_THINK_TIME", "LED_NAMES", "Player"]
 
 #: The search's node budget per move unless given.
 DEFAULT_BUDGET = 1000
+
+#: The search's time per move unless given, in seconds (it becomes a number of clocks).
+DEFAULT_THINK_TIME = 0.5
 
 #: What each bit of ``leds`` shows, from bit 0.
 LED_NAMES = ("playing", "thinking", "colour", "error")
@@ -54,8 +57,16 @@ class Player(wiring.Component):
         Longer lines are ignored (see :class:`~trax_fpga.hdl.protocol.LineReader`).
     budget : int
         The most nodes the search plays per move (its ``budget`` input, when it has one).
+    think_time : float
+        The most seconds the search thinks per move (its ``cycle_budget`` input, when it has
+        one, is ``think_time * clk_freq`` clocks); 0.5 s by default, well inside the contest's
+        1 s with the serial line's time added. Whichever budget is spent first stops it.
     search_options : dict
         Keyword arguments of the search (e.g. ``max_depth``).
+    rules_options : dict
+        Keyword arguments of the game's :class:`~trax_fpga.hdl.rules_core.RulesCore` (e.g.
+        ``win_serial=True``, which saves area in an area-limited part for about twice the
+        clocks of win detection); none by default.
     search : callable
         ``search(width, height, **search_options)`` makes the search component; the default is
         :class:`~trax_fpga.hdl.search.Search`. Another component with the same ports can stand
@@ -93,8 +104,10 @@ class Player(wiring.Component):
         opening: str = "+",
         max_line: int = DEFAULT_MAX_LINE,
         budget: int = DEFAULT_BUDGET,
+        think_time: float = DEFAULT_THINK_TIME,
         search_options: dict | None = None,
         search: Callable | None = None,
+        rules_options: dict | None = None,
     ):
         self.width, self.height = check_window(width, height)
         if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
@@ -107,7 +120,13 @@ class Player(wiring.Component):
                 f"search budget must be a positive integer below 2**32, not {budget!r}"
             )
         self.budget = budget
+        if not isinstance(think_time, int | float) or isinstance(think_time, bool):
+            raise ValueError(f"think time must be a number of seconds, not {think_time!r}")
+        self.cycle_budget = round(think_time * clk_freq)
+        if not 1 <= self.cycle_budget < 2**32:
+            raise ValueError(f"think time {think_time!r} s is not 1 to 2**32 - 1 clocks")
         self.search_options = dict(search_options or {})
+        self.rules_options = dict(rules_options or {})
         self._make_search = search or _default_search
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
         check_engine_options(team, opening, max_line)
@@ -132,7 +151,7 @@ class Player(wiring.Component):
         w, h = self.width, self.height
         m.submodules.uart = uart = UART(self.divisor)
         m.submodules.engine = engine = ProtocolEngine(w, h, **self._engine_options)
-        m.submodules.rules = rules = RulesCore(w, h)
+        m.submodules.rules = rules = RulesCore(w, h, **self.rules_options)
         search = self._make_search(w, h, **self.search_options)
         # A command that comes while the search runs restarts it from its reset state.
         m.submodules.search = ResetInserter(engine.search_abort)(search)
@@ -145,6 +164,8 @@ class Player(wiring.Component):
         attach(m, engine.search, search)
         if "budget" in search.signature.members:
             m.d.comb += search.budget.eq(self.budget)
+        if "cycle_budget" in search.signature.members:
+            m.d.comb += search.cycle_budget.eq(self.cycle_budget)
         m.d.comb += [
             search.white.eq(rules.white),
             search.box_x.eq(rules.box_x),
