@@ -60,6 +60,10 @@ class PlyBoard(wiring.Component):
         was). ``OVERFLOW``: the move would outgrow the window; it is refused, never misjudged.
     white_loop, white_line, black_loop, black_line : Out(1)
         After a legal ``PLAY``: the loops and lines on the board.
+    settled : Out(1)
+        One-clock pulse during a legal ``PLAY`` with ``judge_wins``: the forced plays are over
+        and ``white``, ``ply`` and the box hold the move's position until the next ``start``
+        (the win detection has just begun; a leaf evaluation can run beside it).
     ply : Out(range(depth + 1))
         Moves stacked on the loaded position.
     white, fit, frontier : Out(...)
@@ -94,6 +98,7 @@ class PlyBoard(wiring.Component):
                 "white_line": Out(1),
                 "black_loop": Out(1),
                 "black_line": Out(1),
+                "settled": Out(1),
                 "ply": Out(range(depth + 1)),
                 "white": Out(data.ArrayLayout(n, 4)),
                 "fit": Out(data.ArrayLayout(n, 6)),
@@ -124,6 +129,7 @@ class PlyBoard(wiring.Component):
             self.white_line.eq(wins.white_line),
             self.black_loop.eq(wins.black_loop),
             self.black_line.eq(wins.black_line),
+            self.settled.eq(wins.start),
         ]
 
         # The tiles of each ply (plane p-1 for ply p) and the box of each ply (entry p).

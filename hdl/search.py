@@ -1,28 +1,34 @@
 """The board's own move: iterative deepening alpha-beta in gateware.
 
 This is the gateware of the specification in :mod:`trax_fpga.host.hwsearch` (read it first: the
-window order, what a node is, the scores, the iterations and the result). The search loads the
-game's position into a :class:`~.ply_board.PlyBoard`, walks the tree with one register set per
-ply (cursor into the candidates, alpha, beta, best score), asks the
-:class:`~.movegen.MoveGenerator` for the next candidate at the cursor, plays it (forced plays
-and win detection included), and takes it back in one clock.
+window order, what a node is, the scores, the horizon and its extensions, the iterations and the
+result). The search loads the game's position into a :class:`~.ply_board.PlyBoard`, walks the
+tree with one register set per ply (cursor into the candidates, alpha, beta, best score), asks
+the :class:`~.movegen.MoveGenerator` for the next candidate at the cursor, plays it (forced
+plays and win detection included), and takes it back in one clock. At the horizon the
+:class:`~.evaluation.Evaluation` scores the position; it starts as soon as the forced plays are
+over and runs beside the win detection, so it costs a clock only when the flood is shorter.
+
+The search stops at whichever budget is spent first: ``budget`` nodes (the software model
+counts the same nodes, so tests compare the two) or ``cycle_budget`` clocks (what a board sets
+from its clock frequency, so the answer always comes in time).
 """
 
-from amaranth import Module, Mux, Signal, signed
+from amaranth import Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..host.hwsearch import EVAL, INFINITY, MATE_BOUND, WIN
+from ..host.hweval import MAX_EXTENSIONS
+from ..host.hwsearch import INFINITY, MATE_BOUND, WIN
 from .board import Verdict
+from .evaluation import SCORE_BITS, Evaluation, signed_score
 from .legality import check_window
 from .movegen import SYMBOL_BITS, MoveGenerator, index_bits
 from .ply_board import PlyBoard, PlyBoardOp
 from .rules_core import Colour
 from .types import Symbol
 
-__all__ = ["Search", "search_members"]
-
-SCORE_BITS = 13  # holds +-INFINITY
+__all__ = ["SCORE_BITS", "Search", "search_members", "signed_score"]
 
 
 def search_members(width: int, height: int) -> dict:
@@ -56,7 +62,8 @@ class Search(wiring.Component):
     width, height : int
         The window size, as the rules core's.
     max_depth : int
-        The deepest iteration (plies).
+        The deepest iteration (plies); the tree goes ``MAX_EXTENSIONS`` plies deeper where the
+        side to move at the horizon is threatened.
 
     Members
     -------
@@ -72,6 +79,9 @@ class Search(wiring.Component):
         The side to move.
     budget : In(32)
         The most nodes (legal moves played) to search.
+    cycle_budget : In(32)
+        The most clocks to search (checked before every candidate, like ``budget``; the answer
+        follows within the clocks of one move and the take-backs to the root).
     busy, done : Out(1)
         ``done`` pulses once the move is chosen; the outputs below are then held.
     found : Out(1)
@@ -79,7 +89,8 @@ class Search(wiring.Component):
     x, y : Out(range(W)), Out(range(H))
     symbol : Out(Symbol)
     score : Out(signed)
-        The move's score (``WIN - p`` for a win at ply p, negative for a loss, 0 otherwise).
+        The move's score (``WIN - p`` for a win at ply p, negative for a loss, else from the
+        evaluation at the horizon).
     depth : Out(8)
         The deepest completed iteration.
     nodes, cycles : Out(32)
@@ -95,6 +106,7 @@ class Search(wiring.Component):
             {
                 **search_members(width, height),
                 "budget": In(32),
+                "cycle_budget": In(32),
                 "score": Out(signed_score()),
                 "depth": Out(8),
             }
@@ -102,10 +114,12 @@ class Search(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        w, h, depth = self.width, self.height, self.max_depth
+        w, h, max_depth = self.width, self.height, self.max_depth
+        depth = max_depth + MAX_EXTENSIONS  # plies of the deepest path
         xb, _ = index_bits(w, h)
         m.submodules.board = board = PlyBoard(w, h, depth)
         m.submodules.movegen = movegen = MoveGenerator(w, h)
+        m.submodules.evaluation = evaluation = Evaluation(w, h)
         index_width = movegen.index_width
         m.d.comb += [
             board.load_white.eq(self.white),
@@ -115,6 +129,8 @@ class Search(wiring.Component):
             board.load_box_h.eq(self.box_h),
             movegen.fit.eq(board.fit),
             movegen.frontier.eq(board.frontier),
+            evaluation.white.eq(board.white),
+            evaluation.start.eq(board.settled),
         ]
 
         # One register set per ply of the tree (node p is at board ply p).
@@ -128,14 +144,17 @@ class Search(wiring.Component):
         best = per_ply("best", signed_score())
 
         ply = board.ply
-        iteration = Signal(range(depth + 1))
+        iteration = Signal(range(max_depth + 1))
         root_turn = Signal(Colour)
         budget = Signal(32)
+        cycle_budget = Signal(32)
         pv_first = Signal()  # the root is about to search the previous best move first
         have_result = Signal()
         result = Signal(index_width)
         result_score = Signal(signed_score())
         root_move = Signal(index_width)  # the best root move of the iteration in progress
+        have_first = Signal()
+        first_move = Signal(index_width)  # the first legal root move played (the last resort)
         value = Signal(signed_score())  # the score being passed to UPDATE
 
         def at(regs, p=None):
@@ -183,11 +202,14 @@ class Search(wiring.Component):
         m.d.comb += [
             mover_won.eq(Mux(mover_white, white_won, black_won)),
             other_won.eq(Mux(mover_white, black_won, white_won)),
+            evaluation.turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE)),
         ]
         win_score = Signal(signed_score())  # WIN - (p + 1)
         m.d.comb += win_score.eq(WIN - ply)
-        leaf = Signal()  # the move just played was at the horizon: depth left was 1
-        m.d.comb += leaf.eq(ply == iteration)
+        horizon = Signal()  # the move just played was at (or, extended, beyond) the horizon
+        m.d.comb += horizon.eq(ply >= iteration)
+        extend = Signal()  # the side to move must defend, and the path may go one ply deeper
+        m.d.comb += extend.eq(evaluation.threatened & (ply < iteration + MAX_EXTENSIONS))
         parent = Signal.like(ply)
         m.d.comb += parent.eq(ply - 1)
         parent_alpha = at(alpha, parent)
@@ -196,6 +218,15 @@ class Search(wiring.Component):
         m.d.sync += [board.start.eq(0), self.done.eq(0)]
         with m.If(self.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
+
+        def score_horizon():
+            """Extend the search at a horizon move, or score it by the evaluation."""
+            with m.If(extend):
+                enter_node(ply, -parent_beta, -parent_alpha)
+                m.next = "NEXT"
+            with m.Else():
+                m.d.sync += value.eq(-evaluation.score)
+                m.next = "UNDO"
 
         def enter_node(p, a, b):
             """Start searching the node at ply ``p`` with the window (a, b)."""
@@ -213,7 +244,10 @@ class Search(wiring.Component):
                         self.nodes.eq(0),
                         root_turn.eq(self.turn),
                         budget.eq(self.budget),
+                        cycle_budget.eq(self.cycle_budget),
                         have_result.eq(0),
+                        have_first.eq(0),
+                        result_score.eq(0),  # the score of "no move" (a bug found once)
                         self.found.eq(0),
                         self.depth.eq(0),
                     ]
@@ -244,7 +278,7 @@ class Search(wiring.Component):
                     m.next = "RETURN"
                 with m.Elif(~pv_first & skip_pv):
                     set_at(cursor, movegen.index + 1)
-                with m.Elif(self.nodes == budget):
+                with m.Elif((self.nodes == budget) | (self.cycles >= cycle_budget)):
                     m.next = "ABORT"
                 with m.Else():
                     set_at(move, candidate)
@@ -262,16 +296,22 @@ class Search(wiring.Component):
                         m.next = "NEXT"
                     with m.Else():
                         m.d.sync += self.nodes.eq(self.nodes + 1)
+                        with m.If((ply == 1) & ~have_first):  # a root move was played
+                            m.d.sync += [have_first.eq(1), first_move.eq(move[0])]
                         # board.ply is now p + 1; the mover was the side to move at ply p.
                         with m.If(mover_won | other_won):
                             m.d.sync += value.eq(Mux(mover_won, win_score, -win_score))
                             m.next = "UNDO"
-                        with m.Elif(leaf):
-                            m.d.sync += value.eq(EVAL)
-                            m.next = "UNDO"
-                        with m.Else():
+                        with m.Elif(~horizon):
                             enter_node(ply, -parent_beta, -parent_alpha)
                             m.next = "NEXT"
+                        with m.Elif(evaluation.ready):
+                            score_horizon()
+                        with m.Else():
+                            m.next = "EVALUATE"
+            with m.State("EVALUATE"):  # the evaluation outlasted the win detection
+                with m.If(evaluation.ready):
+                    score_horizon()
             with m.State("UNDO"):  # take back the move of the board's ply, then score it
                 m.d.sync += [board.op.eq(PlyBoardOp.UNDO), board.start.eq(1)]
                 m.next = "UNDO_WAIT"
@@ -305,7 +345,7 @@ class Search(wiring.Component):
                             iteration.eq(iteration + 1),
                         ]
                         proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
-                        with m.If(proved | (iteration == depth)):
+                        with m.If(proved | (iteration == max_depth)):
                             m.next = "FINISH"
                         with m.Else():
                             m.next = "ITERATE"
@@ -320,6 +360,8 @@ class Search(wiring.Component):
                             result.eq(root_move),
                             result_score.eq(best[0]),
                         ]
+                    with m.Elif(~have_result & have_first):
+                        m.d.sync += [have_result.eq(1), result.eq(first_move)]
                     m.next = "FINISH"
                 with m.Else():
                     m.d.sync += [board.op.eq(PlyBoardOp.UNDO), board.start.eq(1)]
@@ -339,8 +381,3 @@ class Search(wiring.Component):
                 ]
                 m.next = "IDLE"
         return m
-
-
-def signed_score():
-    """The shape of a score: signed, holding +-INFINITY."""
-    return signed(SCORE_BITS)

@@ -20,9 +20,13 @@ budget`` the search stops (the iteration in progress is abandoned).
 
 *Scores* are from the side to move (negamax, fail-soft alpha-beta). A move at ply p (the root's
 moves are ply 0) that ends the game scores ``WIN - (p + 1)`` if the mover wins, ``-(WIN - (p +
-1))`` if the opponent does; a move at the horizon that ends nothing scores ``EVAL`` (0: the
-search is a mate searcher; positional play comes only from the move order). A node with no
-legal candidate scores 0.
+1))`` if the opponent does. A node with no legal candidate scores 0.
+
+*Horizon and extensions.* In the iteration of depth d, a move at ply p >= d - 1 that ends
+nothing is at the horizon. If the position after it holds a threat (a loop attack of either
+colour, :mod:`.hweval`) and p + 1 < d + ``MAX_EXTENSIONS``, the search goes on one more ply
+there (an extension); otherwise the move scores minus the evaluation of the position after it
+(:func:`.hweval.hw_evaluate`, from the side then to move; 0 when the evaluation is off).
 
 *Iterations* of depth 1, 2, ... up to ``max_depth``. From the second on, the root searches the
 previous iteration's best move first, then the others in window order. An iteration that proves
@@ -32,7 +36,10 @@ first with the highest score.
 *Result.* The best move of the last completed iteration; if the budget stops an iteration after
 at least one of its root moves was searched completely, the iteration's best so far is the
 result instead (from the second iteration on, the first root move searched is the previous
-best, so this never loses information).
+best, so this never loses information). If the budget stops the first iteration before any root
+move is searched completely (an extension can make one root move cost many nodes), the result
+is the first legal root move played, with score 0 and depth 0: there is no move only when the
+position has no legal move (or the budget is 0).
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from __future__ import annotations
 import dataclasses
 
 from .errors import IllegalMoveError
+from .hweval import MAX_EXTENSIONS, features, score
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
@@ -86,11 +94,13 @@ def window_order(position: Position, width: int, height: int) -> list[tuple[int,
 
 
 class _Searcher:
-    def __init__(self, position: Position, width: int, height: int, budget: int):
+    def __init__(self, position: Position, width: int, height: int, budget: int, evaluation: bool):
         self.position = position
+        self.evaluation = evaluation
         self.width, self.height = width, height
         self.budget = budget
         self.nodes = 0
+        self.first_legal = None  # the first legal root move played: (index, cell, symbol)
 
     def fits(self, cell: tuple[int, int]) -> bool:
         box = _grow(self.position.box, *cell)
@@ -117,15 +127,20 @@ class _Searcher:
         return candidates
 
     def value(self, turn, ply: int, depth: int, alpha: int, beta: int) -> int:
-        """The score of the move just played at ``ply``, from its mover's point of view."""
+        """The score of the move just played at ``ply`` in the iteration of ``depth``, from its
+        mover's point of view."""
         if turn.outcome is not None:
             if turn.outcome.winner is None:
                 return 0
             won = turn.outcome.winner is turn.mover
             return WIN - (ply + 1) if won else -(WIN - (ply + 1))
-        if depth == 1:
-            return EVAL
-        return -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+        if ply + 1 >= depth:  # the horizon
+            if not self.evaluation:
+                return EVAL
+            found = features(self.position)
+            if not (found.threatened(self.position.turn) and ply + 1 < depth + MAX_EXTENSIONS):
+                return -score(found, self.position.turn)
+        return -self.negamax(ply + 1, depth, -beta, -alpha)
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
         best = -INFINITY
@@ -147,13 +162,22 @@ class _Searcher:
 
 
 def hw_search(
-    position: Position, width: int, height: int, budget: int, max_depth: int
+    position: Position,
+    width: int,
+    height: int,
+    budget: int,
+    max_depth: int,
+    *,
+    evaluation: bool = True,
 ) -> HwSearchResult:
-    """Choose a move for the side to move, exactly as the gateware search does."""
+    """Choose a move for the side to move, exactly as the gateware search does.
+
+    ``evaluation=False`` scores the horizon 0 without extensions (the first version of the
+    gateware, a mate searcher), for measuring what the evaluation is worth."""
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    searcher = _Searcher(position.copy(), width, height, budget)
+    searcher = _Searcher(position.copy(), width, height, budget, evaluation)
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):
         best, best_move = -INFINITY, None
@@ -163,6 +187,8 @@ def hw_search(
                 turn = searcher.play(cell, symbol)
                 if turn is None:
                     continue
+                if searcher.first_legal is None:
+                    searcher.first_legal = (index, cell, symbol)
                 try:
                     v = searcher.value(turn, 0, depth, alpha, beta)
                 finally:
@@ -173,6 +199,8 @@ def hw_search(
         except _Stop:
             if best_move is not None:
                 result = (*best_move, best, result[4] if result else 0)
+            elif result is None and searcher.first_legal is not None:
+                result = (*searcher.first_legal, 0, 0)
             break
         if best_move is None:  # no legal move at all
             break

@@ -6,8 +6,9 @@ the depth it completes at several node budgets, on positions from tests/data/hum
 
 ``python -m trax_fpga.host.search_bench match A B --budget 2000 --pairs 12`` plays self-play
 games between two players (evaluation variants from :data:`VARIANTS`, or ``greedy``: one ply
-with the evaluation, or ``random``) at equal node budgets: each pair of games starts from one
-seeded random opening (4 plies), with colours swapped in the second game.
+with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the gateware search's model with
+its evaluation or without) at equal node budgets: each pair of games starts from one seeded
+random opening (4 plies), with colours swapped in the second game.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
+from .hwsearch import hw_search
 from .notation import Move
 from .position import Position
 from .search import search
@@ -73,6 +75,11 @@ VARIANTS: dict[str, Weights] = {
     ),
 }
 
+#: The gateware search's model: with its evaluation and extensions, or as a mate searcher.
+HW_PLAYERS = {"hw": True, "hw-mate": False}
+HW_WINDOW = 64
+HW_MAX_DEPTH = 8
+
 Player = Callable[[Position], Move]
 
 
@@ -124,6 +131,13 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: rng.choice(position.legal_moves())
     if name == "greedy":
         return lambda position: _greedy(position, VARIANTS["default"])
+    if name in HW_PLAYERS:  # the gateware's search, through its model, on a large window
+        evaluation = HW_PLAYERS[name]
+        return lambda position: (
+            hw_search(
+                position, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, evaluation=evaluation
+            ).move
+        )
     weights = VARIANTS[name]
     return lambda position: search(position, budget, weights=weights).move
 
@@ -197,7 +211,9 @@ def main(argv: list[str] | None = None) -> None:
     speed = sub.add_parser("speed", help="nodes per second and depth per budget (default)")
     speed.add_argument("--budgets", type=int, nargs="+", default=[2000, 5000, 20000])
     match = sub.add_parser("match", help="self-play games between two players")
-    match.add_argument("a", help=f"one of {', '.join(VARIANTS)}, greedy, random")
+    match.add_argument(
+        "a", help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}"
+    )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")
     match.add_argument("--pairs", type=int, default=12, help="opening pairs (default 12)")

@@ -42,7 +42,10 @@ class RtlSearch:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def search(self, position: Position, budget: int) -> RtlSearchResult:
+    def search(
+        self, position: Position, budget: int, cycle_budget: int = 2**32 - 1
+    ) -> RtlSearchResult:
+        """Search ``position`` within ``budget`` nodes and ``cycle_budget`` clocks."""
         if position.outcome is not None:
             raise TraxError(f"the game is over ({position.outcome})")
         sim = self.sim
@@ -58,6 +61,7 @@ class RtlSearch:
             sim.set("box_h", box.height)
         sim.set("turn", int(position.turn is Colour.WHITE))
         sim.set("budget", budget)
+        sim.set("cycle_budget", cycle_budget)
         sim.set("start", 1)
         sim.tick()
         sim.set("start", 0)

@@ -14,6 +14,7 @@ from trax_fpga.host.position import Position
 from trax_fpga.sim.search_driver import RtlSearch
 
 from ..host.records import record_lines
+from ..host.test_hwsearch import budget_of, fitting, solves
 
 WIDTH = HEIGHT = 12
 DEPTH = 3
@@ -52,6 +53,7 @@ def check(rtl, position, budget, depth=DEPTH):
     assert got.move == model.move, label
     assert (got.window_cell, got.symbol) == (model.window_cell, model.symbol), label
     assert (got.score, got.depth, got.nodes) == (model.score, model.depth, model.nodes), label
+    assert got.move is not None, label  # a legal move exists and the budget is not 0
     assert position.is_legal(got.move), label
     return got, model
 
@@ -99,6 +101,34 @@ def test_finds_a_win_in_one_and_avoids_losing_at_once(rtl):
         if checked == 3:
             break
     assert checked == 3
+
+
+@pytest.mark.parametrize("tactic", fitting("", WIDTH))
+def test_tactics(rtl, tactic):
+    """Wins in one, one-move defences and wins in two by double threats from human games."""
+    position = tactic.position()
+    got = rtl.search(position, budget_of(tactic))
+    assert solves(tactic, got.move), got
+
+
+def test_budget_spent_inside_the_first_root_move(rtl):
+    """The side to move is threatened after every root move, so the first one is extended and
+    5 nodes do not finish it: the answer is the first legal move, scored 0, not a score left
+    over from the search before (a bug found once) and not "no move"."""
+    scored = Position.from_moves(["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"])
+    assert rtl.search(scored, 300).score != 0
+    position = Position.from_moves(["@0+", "A2\\", "@2\\", "C1\\", "D1\\", "A3/"])
+    check(rtl, position, 5)
+
+
+def test_stops_at_the_cycle_budget(rtl):
+    position = positions_from_games(1, 12)[0]
+    unlimited = rtl.search(position, 5_000)
+    assert unlimited.cycles > 2_000
+    got = rtl.search(position, 5_000, cycle_budget=2_000)
+    assert got.cycles < 2_000 + 200  # one move and the take-backs after the budget is spent
+    assert got.nodes < unlimited.nodes
+    assert got.move is None or position.is_legal(got.move)
 
 
 def test_elaborates_and_converts_to_verilog():
