@@ -196,6 +196,8 @@ def cmd_best(args: argparse.Namespace) -> int:
     """Print the search's analysis of a position; the last line is the chosen move."""
     if args.backend == "rtl":
         return _best_rtl(args)
+    if args.backend == "model":
+        return _best_model(args)
     from .search import search
 
     position = Position.from_moves(args.moves, args.variant)
@@ -211,6 +213,28 @@ def cmd_best(args: argparse.Namespace) -> int:
         print(f"proved win in {result.plies_to_win} plies")
     elif result.plies_to_loss is not None:
         print(f"proved loss in {result.plies_to_loss} plies")
+    print(result.move)
+    return 0
+
+
+def _best_model(args: argparse.Namespace) -> int:
+    """``trax best --backend model``: the gateware's search, run by its software model."""
+    from .hwsearch import hw_search
+
+    position = Position.from_moves(args.moves, args.variant)
+    if position.outcome is not None:
+        raise TraxError(f"the game is over ({position.outcome})")
+    window, depth = args.window, args.depth
+    start = time.perf_counter()
+    result = hw_search(position, window, window, args.nodes, depth)
+    elapsed = time.perf_counter() - start
+    print(f"{position.turn.word} to move after {position.ply} moves")
+    print(
+        f"gateware search model ({window}x{window} window, depth <= {depth}): depth "
+        f"{result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
+    )
+    if result.move is None:
+        raise TraxError("no legal move")
     print(result.move)
     return 0
 
@@ -527,12 +551,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--nodes", type=_positive, default=DEFAULT_NODES, help=f"search budget ({DEFAULT_NODES})"
     )
     p.add_argument(
-        "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
+        "--backend",
+        choices=(*BACKENDS, "model"),
+        default="ref",
+        help="ref: the software player; model: the gateware's search in Python "
+        "(host/hwsearch.py); rtl: the gateware, simulated, beside its model",
     )
     p.add_argument(
-        "--window", type=_positive, default=20, help="rtl: gateware window size (default 20)"
+        "--window", type=_positive, default=20, help="rtl, model: window size (default 20)"
     )
-    p.add_argument("--depth", type=_positive, default=3, help="rtl: deepest iteration (default 3)")
+    p.add_argument(
+        "--depth", type=_positive, default=3, help="rtl, model: deepest iteration (default 3)"
+    )
     add_variant(p)
 
     p = add("match", cmd_match, "referee a series of games between two players")

@@ -53,6 +53,8 @@ DEFAULT_TEAM = "FP"
 #: The search's node budget per move (``trax_fpga.hdl.player.DEFAULT_BUDGET``; kept here so
 #: that ``trax --help`` need not import the gateware).
 DEFAULT_BUDGET = 1000
+#: The search's time per move in simulated seconds (``trax_fpga.hdl.player.DEFAULT_THINK_TIME``).
+DEFAULT_THINK = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,6 +66,7 @@ class BoardConfig:
     baud: int = DEFAULT_BAUD
     clock: int = DEFAULT_CLOCK
     budget: int = DEFAULT_BUDGET
+    think: float = DEFAULT_THINK
     search_options: tuple[tuple[str, int], ...] = ()
 
     def player(self):
@@ -76,7 +79,8 @@ class BoardConfig:
             self.clock,
             self.baud,
             self.team,
-            budget=self.budget,
+            budget=self.budget or 2**32 - 1,
+            think_time=self.think,
             search_options=dict(self.search_options),
         )
 
@@ -190,7 +194,15 @@ def add_arguments(parser) -> None:
         type=int,
         default=DEFAULT_BUDGET,
         metavar="NODES",
-        help=f"the search's node budget per move ({DEFAULT_BUDGET})",
+        help=f"the search's node budget per move ({DEFAULT_BUDGET}; 0: none, --think alone)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=DEFAULT_THINK,
+        metavar="SECONDS",
+        help=f"the search's clock budget per move, in simulated seconds ({DEFAULT_THINK:g}); "
+        "whichever budget is spent first stops it",
     )
     parser.add_argument(
         "--search",
@@ -217,6 +229,7 @@ def config_from(args) -> BoardConfig:
         baud=args.baud,
         clock=args.clock,
         budget=args.budget,
+        think=args.think,
         search_options=tuple(sorted(args.search)),
     )
     checked = config.player()  # checks every parameter (ValueError with the bad value)

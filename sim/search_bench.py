@@ -1,6 +1,7 @@
 """Benchmarks of the gateware search and perft in clock cycles (not tests).
 
 ``python -m trax_fpga.sim.search_bench [--window N] [--budget NODES] [--positions K]``
+``python -m trax_fpga.sim.search_bench --think 1 --depth 8`` (a clock budget: 1 s of board time)
 
 Runs the search (Verilator) on positions from the human games and reports cycles per searched
 node (mean and worst per search), the depth each search completed, and what that means at a
@@ -48,20 +49,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=20000, help="node budget (default 20000)")
     parser.add_argument("--positions", type=int, default=20, help="positions (default 20)")
     parser.add_argument("--clock", type=float, default=25e6, help="board clock in Hz (25 MHz)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="a clock budget of SECONDS at --clock instead of the node budget",
+    )
     parser.add_argument("--perft", action="store_true", help="also hardware perft 1..5")
     args = parser.parse_args(argv)
 
     rates, depths, times = [], [], []
     with RtlSearch(args.window, args.window, args.depth) as unit:
         for position in positions(args.positions, args.window):
-            result = unit.search(position, args.budget)
+            if args.think:
+                result = unit.search(position, 2**32 - 1, round(args.think * args.clock))
+            else:
+                result = unit.search(position, args.budget)
             if result.nodes:
                 rates.append(result.cycles / result.nodes)
             depths.append(result.depth)
             times.append(result.cycles / args.clock)
+    budget = f"{args.think:g} s" if args.think else f"{args.budget} nodes"
     print(
         f"search: window {args.window}x{args.window}, depth <= {args.depth}, "
-        f"budget {args.budget} nodes, {len(depths)} human-game positions"
+        f"budget {budget}, {len(depths)} human-game positions"
     )
     print(
         f"  cycles per node: mean {statistics.mean(rates):.1f}, "

@@ -85,3 +85,15 @@ def test_the_installed_command_runs():
         check=True,
     )
     assert result.stdout == "1 2\n2 24\n"
+
+
+def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, capsys):
+    from trax_fpga.host.hwsearch import hw_search
+    from trax_fpga.host.position import Position
+
+    moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
+    argv = ["best", "--backend", "model", "--nodes", "300", "--window", "12", *moves]
+    status, out, _ = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 0
+    expected = hw_search(Position.from_moves(moves), 12, 12, 300, 3).move
+    assert out.splitlines()[-1] == str(expected)
