@@ -142,13 +142,15 @@ class Search(wiring.Component):
         alpha = per_ply("alpha", signed_score())
         beta = per_ply("beta", signed_score())
         best = per_ply("best", signed_score())
+        killer = per_ply("killer", index_width)  # the move of the ply's last cutoff
+        killer_valid = per_ply("killer_valid", 1)
 
         ply = board.ply
         iteration = Signal(range(max_depth + 1))
         root_turn = Signal(Colour)
         budget = Signal(32)
         cycle_budget = Signal(32)
-        pv_first = Signal()  # the root is about to search the previous best move first
+        first_pending = Signal()  # the node is about to try its first move (PV or killer)
         have_result = Signal()
         result = Signal(index_width)
         result_score = Signal(signed_score())
@@ -177,12 +179,22 @@ class Search(wiring.Component):
         alpha_here = at(alpha)
         beta_here = at(beta)
         best_here = at(best)
+        killer_here = at(killer)
+        killer_valid_here = at(killer_valid)
         m.d.comb += movegen.cursor.eq(cursor_here)
 
-        # The candidate to play now: the previous best at the root first, else the generator's.
-        skip_pv = (ply == 0) & have_result & movegen.valid & (movegen.index == result)
+        # The candidate to play now: first the previous best at the root or the ply's killer
+        # elsewhere (the board refuses it if it is no candidate here), then the generator's,
+        # skipping the first move when the generator reaches it.
+        first_index = Signal(index_width)
+        first_valid = Signal()
+        m.d.comb += [
+            first_index.eq(Mux(ply == 0, result, killer_here)),
+            first_valid.eq(Mux(ply == 0, have_result, killer_valid_here)),
+        ]
+        skip_first = first_valid & movegen.valid & (movegen.index == first_index)
         candidate = Signal(index_width)
-        m.d.comb += candidate.eq(Mux(pv_first, result, movegen.index))
+        m.d.comb += candidate.eq(Mux(first_pending, first_index, movegen.index))
         # The board takes its move a clock after NEXT chose it, when the cursor has moved on:
         # it plays the move registered for this ply, not the generator's current output.
         m.d.comb += [
@@ -234,6 +246,7 @@ class Search(wiring.Component):
             set_at(alpha, a, p)
             set_at(beta, b, p)
             set_at(best, -INFINITY, p)
+            m.d.sync += first_pending.eq(killer_valid_here)
 
         with m.FSM(name="search_fsm"):
             with m.State("IDLE"):
@@ -247,6 +260,7 @@ class Search(wiring.Component):
                         cycle_budget.eq(self.cycle_budget),
                         have_result.eq(0),
                         have_first.eq(0),
+                        *[valid.eq(0) for valid in killer_valid],
                         result_score.eq(0),  # the score of "no move" (a bug found once)
                         self.found.eq(0),
                         self.depth.eq(0),
@@ -270,22 +284,22 @@ class Search(wiring.Component):
                     m.next = "ITERATE"
             with m.State("ITERATE"):  # board at ply 0
                 enter_node(0, -INFINITY, INFINITY)
-                m.d.sync += pv_first.eq(have_result)
+                m.d.sync += first_pending.eq(have_result)
                 m.next = "NEXT"
             with m.State("NEXT"):  # pick the next candidate of the node at the board's ply
-                with m.If(~pv_first & ~movegen.valid):
+                with m.If(~first_pending & ~movegen.valid):
                     m.d.sync += value.eq(Mux(best_here == -INFINITY, 0, best_here))
                     m.next = "RETURN"
-                with m.Elif(~pv_first & skip_pv):
+                with m.Elif(~first_pending & skip_first):
                     set_at(cursor, movegen.index + 1)
                 with m.Elif((self.nodes == budget) | (self.cycles >= cycle_budget)):
                     m.next = "ABORT"
                 with m.Else():
                     set_at(move, candidate)
-                    with m.If(~pv_first):
+                    with m.If(~first_pending):
                         set_at(cursor, movegen.index + 1)
                     m.d.sync += [
-                        pv_first.eq(0),
+                        first_pending.eq(0),
                         board.op.eq(PlyBoardOp.PLAY),
                         board.start.eq(1),
                     ]
@@ -327,6 +341,8 @@ class Search(wiring.Component):
                     set_at(alpha, value)
                     with m.If(value >= beta_here):
                         m.d.sync += value.eq(Mux(value > best_here, value, best_here))
+                        set_at(killer, move_here)
+                        set_at(killer_valid, 1)
                         m.next = "RETURN"
                     with m.Else():
                         m.next = "NEXT"

@@ -15,6 +15,12 @@ one of whose colour variants matches the neighbours, in *window order*: the inde
 ``(wy << (XB + 2)) | (wx << 2) | symbol`` ascending (XB: bits of a window column). A candidate
 whose forced plays fail, or that is refused by the window, is skipped and is not a node.
 
+*Killers.* Every ply keeps the window index of the last move that made a cutoff there (none at
+the start of a search; kept across iterations). A node below the root tries its ply's killer
+first when it is one of its candidates, then the others in window order. A killer that is no
+candidate is still "tried" for the budget: the check below is made before it, as before a
+candidate (the gateware asks the board to play it, and the board refuses it).
+
 *Nodes and budget.* A node is one legal move played. Before playing a candidate, if ``nodes ==
 budget`` the search stops (the iteration in progress is abandoned).
 
@@ -100,6 +106,7 @@ class _Searcher:
         self.width, self.height = width, height
         self.budget = budget
         self.nodes = 0
+        self.killers: dict[int, int] = {}  # ply -> window index of its last cutoff move
         self.first_legal = None  # the first legal root move played: (index, cell, symbol)
 
     def fits(self, cell: tuple[int, int]) -> bool:
@@ -144,7 +151,12 @@ class _Searcher:
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
         best = -INFINITY
-        for _, cell, symbol in self.moves():
+        killer = self.killers.get(ply)
+        candidates = self.moves(first=killer)
+        not_a_candidate = killer is not None and (not candidates or candidates[0][0] != killer)
+        if not_a_candidate and self.nodes == self.budget:  # the gateware tries it all the same
+            raise _Stop
+        for index, cell, symbol in candidates:
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
@@ -157,6 +169,7 @@ class _Searcher:
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    self.killers[ply] = index
                     break
         return best if best > -INFINITY else 0
 
