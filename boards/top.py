@@ -19,6 +19,11 @@ __all__ = ["TOPS", "BoardTop", "make_design", "player_available"]
 #: The designs a board can be built with.
 TOPS = ("player", "rules")
 
+#: How a real board searches: by the clock alone (half a second per move, the player's default
+#: ``think_time``), no node limit, iterations up to 6 plies (the simulations keep the player's
+#: small node budget so that they run fast).
+BOARD_SEARCH = {"budget": 2**32 - 1, "search_options": {"max_depth": 6}}
+
 
 def player_available() -> bool:
     """Whether the player and the search it needs (``trax_fpga.hdl.player``, ``.search``) exist."""
@@ -45,7 +50,9 @@ def make_design(
             raise ValueError("top 'player' needs trax_fpga.hdl.player and .search: not there yet")
         from trax_fpga.hdl.player import Player
 
-        return Player(width, height, clk_freq, baud=baud, **(player_options or {}))
+        return Player(
+            width, height, clk_freq, baud=baud, **{**BOARD_SEARCH, **(player_options or {})}
+        )
     if top == "rules":
         return RulesProbe(width, height, clk_freq, baud=baud)
     raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")
