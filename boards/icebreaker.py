@@ -1,9 +1,13 @@
 """iCEBreaker with an iCE40 UP5K (SG48): the small open board.
 
 =================  ==========================================================================
-window             player 3 x 3 cells (an estimate: not built yet); the rules core alone
-                   4 x 4 cells (built: 40% of the cells, 24.1 MHz; 6 x 6 places at 79% but
-                   did not route in the time tried)
+window             player 3 x 3 cells (built at commit 9e16f2b: 4457 of 5280 logic cells,
+                   84%; 884 FFs; 21.5 MHz routed against the 12 MHz clock; 58 s). A 3 x 3
+                   window holds only the first move (box plus one ring): the board plays
+                   nothing longer. 4 x 4 routed before the search's evaluation (commit 41ee13d:
+                   95%, 19.0 MHz) but needs 117% since (112% with the serial win flood).
+                   The rules core alone 4 x 4 cells (built: 40% of the cells, 24.1 MHz;
+                   6 x 6 places at 79% but did not route in the time tried)
 clock              12 MHz oscillator on pin 35, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
 LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
