@@ -166,7 +166,7 @@ class Evaluation(wiring.Component):
             Mux(white_moves, signed_white - signed_black, signed_black - signed_white)
         )
         positional = Signal(wide_shape)
-        m.d.comb += positional.eq(corner_diff * CORNER - Mux(their_attack, ATTACK, 0))
+        m.d.comb += positional.eq(_times(corner_diff, CORNER) - Mux(their_attack, ATTACK, 0))
         clamped = Mux(
             positional > POSITIONAL_LIMIT,
             POSITIONAL_LIMIT,
@@ -185,6 +185,14 @@ class Evaluation(wiring.Component):
         with m.Elif(pending[-1]):
             m.d.sync += self.ready.eq(1)
         return m
+
+
+def _times(value, constant: int):
+    """``value * constant`` as a sum of shifts (no multiplier block: the HX8K has none)."""
+    if constant < 0:
+        raise ValueError("constant must not be negative")
+    terms = [value << bit for bit in range(constant.bit_length()) if constant >> bit & 1]
+    return sum(terms[1:], terms[0]) if terms else 0
 
 
 def _stages(n: int) -> int:
