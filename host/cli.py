@@ -278,8 +278,9 @@ class _AddPlayer(argparse.Action):
         setattr(namespace, self.dest, players)
 
 
-#: Seconds a program may take to start and answer its first -T (not charged to its moves).
-STARTUP_TIMEOUT = 10.0
+#: Seconds a program may take to start and answer its first -T (not charged to its moves): a
+#: simulated board (``trax sim``) builds its Verilator model on its first run, for minutes.
+STARTUP_TIMEOUT = 600.0
 PLAYER_KINDS = "ref, human, engine:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
 
 
@@ -293,7 +294,7 @@ def open_player(spec: str, args: argparse.Namespace) -> Player:
     if kind == "engine" and value:
         player = ProtocolPlayer(ProcessTransport(value), name=Path(value.split()[0]).name)
         try:
-            player.wait_ready(STARTUP_TIMEOUT)
+            player.wait_ready(getattr(args, "startup", STARTUP_TIMEOUT))
         except LinkError as error:
             player.close()
             raise TraxError(f"the program {value!r} did not answer -T: {error}") from None
@@ -532,6 +533,14 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument(
             "--team-codes", action="store_true", help="ask each player its code with -T first"
+        )
+        p.add_argument(
+            "--startup",
+            type=_seconds,
+            default=STARTUP_TIMEOUT,
+            metavar="S",
+            help="seconds a program (--engine) may take to start and answer -T "
+            f"(default {STARTUP_TIMEOUT:g}: a simulated board builds on its first run)",
         )
         p.add_argument(
             "--max-plies", type=_positive, default=None, help="end a game without winner after this"
