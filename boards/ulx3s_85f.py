@@ -4,7 +4,9 @@
 window             player 10 x 10 cells (built at commit 41ee13d: 27064 of 83640 LUTs, 32%;
                    2997 FFs; 31.2 MHz routed against the 25 MHz clock (23.2 estimated after
                    placement); about 30 min; nextpnr's placement spread with
-                   ``--placer-heap-beta 0.6``, see ``overrides``); the rules core alone
+                   ``--placer-heap-beta 0.6``, see ``overrides``; from before the search's
+                   evaluation, not yet confirmed with it: 38% of the LUTs, 22.7 MHz after
+                   placement, routing unfinished); the rules core alone
                    12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
                    finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
 clock              25 MHz oscillator on G2, used directly (no PLL)
