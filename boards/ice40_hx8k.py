@@ -1,8 +1,9 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-window             player 4 x 4 cells (built at commit 9e16f2b: 6148 of 7680 logic cells,
-                   80%; 1109 FFs; 45.1 MHz routed against the 12 MHz clock; 97 s; this is
+window             player 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers
+                   and the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%;
+                   1388 FFs; 43.5 MHz routed against the 12 MHz clock; 132 s; this is
                    ``make test``'s build). 5 x 5 routed before the search's evaluation (commit
                    41ee13d: 93%, 41.7 MHz) but needs 7834 LUT4 since, even with the serial win
                    flood. The rules core alone 7 x 7 cells (an estimate from synthesis: 8 x 8
