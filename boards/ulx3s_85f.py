@@ -1,12 +1,13 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-window             player 10 x 10 cells (built at commit 41ee13d: 27064 of 83640 LUTs, 32%;
-                   2997 FFs; 31.2 MHz routed against the 25 MHz clock (23.2 estimated after
-                   placement); about 30 min; nextpnr's placement spread with
-                   ``--placer-heap-beta 0.6``, see ``overrides``; from before the search's
-                   evaluation, not yet confirmed with it: 38% of the LUTs, 22.7 MHz after
-                   placement, routing unfinished); the rules core alone
+window             player 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers
+                   and the 6-ply clock-budget search: 20987 of 83640 LUTs, 25%; 3121 FFs;
+                   35.9 MHz routed against the 25 MHz clock; 1502 s, placement spread with
+                   ``--placer-heap-beta 0.6``, see ``overrides``). 10 x 10 routed before the
+                   evaluation (commit 41ee13d: 32%, 31.2 MHz, 30 min) but with it did not finish
+                   routing in 21.5 min here (38%, 22.7 MHz after placement): the next to confirm
+                   on an idle machine. The rules core alone
                    12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
                    finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
 clock              25 MHz oscillator on G2, used directly (no PLL)
@@ -27,7 +28,7 @@ BOARD = BoardSpec(
     name="ulx3s_85f",
     title="ULX3S (ECP5 LFE5U-85F)",
     platform=ULX3S_85F_Platform,
-    window=(10, 10),
+    window=(8, 8),
     rules_window=(12, 12),
     clock_hz=25e6,
     uart=("uart", 0),
