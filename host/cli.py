@@ -192,6 +192,14 @@ def cmd_engine(args: argparse.Namespace) -> int:
                     return 0
 
 
+def _position_to_search(args: argparse.Namespace) -> Position:
+    """The position after ``args.moves``, which must not be over (``trax best``)."""
+    position = Position.from_moves(args.moves, args.variant)
+    if position.outcome is not None:
+        raise TraxError(f"the game is over ({position.outcome})")
+    return position
+
+
 def cmd_best(args: argparse.Namespace) -> int:
     """Print the search's analysis of a position; the last line is the chosen move."""
     if args.backend == "rtl":
@@ -200,9 +208,7 @@ def cmd_best(args: argparse.Namespace) -> int:
         return _best_model(args)
     from .search import search
 
-    position = Position.from_moves(args.moves, args.variant)
-    if position.outcome is not None:
-        raise TraxError(f"the game is over ({position.outcome})")
+    position = _position_to_search(args)
     start = time.perf_counter()
     result = search(position, args.nodes)
     elapsed = time.perf_counter() - start
@@ -221,9 +227,7 @@ def _best_model(args: argparse.Namespace) -> int:
     """``trax best --backend model``: the gateware's search, run by its software model."""
     from .hwsearch import hw_search
 
-    position = Position.from_moves(args.moves, args.variant)
-    if position.outcome is not None:
-        raise TraxError(f"the game is over ({position.outcome})")
+    position = _position_to_search(args)
     window, depth = args.window, args.depth
     start = time.perf_counter()
     result = hw_search(position, window, window, args.nodes, depth)
@@ -244,9 +248,7 @@ def _best_rtl(args: argparse.Namespace) -> int:
     from ..sim.search_driver import RtlSearch
     from .hwsearch import hw_search
 
-    position = Position.from_moves(args.moves, args.variant)
-    if position.outcome is not None:
-        raise TraxError(f"the game is over ({position.outcome})")
+    position = _position_to_search(args)
     window, depth = args.window, args.depth
     with RtlSearch(window, window, depth) as unit:
         result = unit.search(position, args.nodes)
