@@ -14,8 +14,14 @@ tile:
   (a tile on one side, an empty cell on the other), the edge at the other end of that track.
   East edges are split by the parity of the column and south edges by the parity of the row, so
   a cell's four edges lie in four different banks.
-- **Log**: every tile placed, in order; a turn that turns out illegal is taken back from it.
+- **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
+  taken back from it.
 - **Forced cells**: a stack of the cells a placed tile made forced, waiting for their tile.
+- **Frontier list**: the empty cells next to a tile, in the order they became so (a tile appends
+  the cells it is the first neighbour of, side by side N, E, S, W); taking back a ply or a turn
+  drops what it appended. Cells that a game's moves fill stay in the list until ``COMPACT``
+  drops them (at the root of each search); the candidates are read from it
+  (:meth:`TrackBoard` ``CANDIDATE``), skipping occupied cells.
 
 A tile joins two pairs of its edges. For each pair, the track ends on the far side of the edges
 (or the edges themselves, where the neighbour is empty) become the two ends of one track: if they
@@ -31,24 +37,29 @@ The pipeline of one tile: the clock that issues the reads of its cell (its recor
 edges), the clock that decides the tile, writes it and the new track ends and issues the reads of
 its four neighbours, and the clock that updates the neighbours (and finds the cells it forced or
 killed). Two track-end writes that fall in one bank cost a clock more, and so does each cell
-forced beyond the first at once.
+forced, or appended to the frontier list, beyond the first at once.
+
+The software model of the order in which this board places tiles and lists the frontier (so of
+the candidate order) is :mod:`trax_fpga.host.trackorder`.
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
-from .board import BoardOp, Verdict, grow_box, placement
+from .board import Verdict, grow_box, placement
 from .legality import Tile, cell_rules
 from .types import Symbol
 
 __all__ = [
     "TrackBoard",
+    "TrackOp",
     "cell_address",
     "cell_bank",
     "check_torus",
+    "cursor_layout",
     "edge_address",
     "edge_bank",
     "edge_layout",
@@ -56,6 +67,22 @@ __all__ = [
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+class TrackOp(enum.Enum, shape=3):
+    """What a ``start`` of the track board does."""
+
+    NEW_GAME = 0  # empty the torus
+    PLAY = 1  # a game's move: a turn that is not taken back
+    PLY = 2  # a move of the search: a turn that UNDO takes back
+    UNDO = 3  # take back the last PLY
+    CANDIDATE = 4  # the first candidate move at or after ``cursor``
+    COMPACT = 5  # drop the occupied cells from the frontier list (at the search's root)
+
+
+def cursor_layout(columns: int, rows: int) -> data.StructLayout:
+    """A place in the candidate order: an ``index`` into the frontier list and a ``symbol``."""
+    return data.StructLayout({"index": range(columns * rows + 1), "symbol": Symbol})
 
 
 def check_torus(columns: object, rows: object) -> tuple[int, int]:
@@ -113,18 +140,27 @@ def edge_address(edge, columns: int):
 
 
 class TrackBoard(wiring.Component):
-    """A C x R torus in block RAM, and one turn (a move with its forced plays) at a time.
+    """A C x R torus in block RAM: a game, and a stack of plies on it for a search.
 
-    ``start`` with ``op`` = ``PLAY`` puts the tile for ``symbol`` at torus cell (``x``, ``y``)
-    (the variant chosen from the neighbours), then every tile it forces, one at a time; a cell
-    that gets three edges of one colour makes the whole turn illegal (``DEAD``) and every tile of
-    it is taken back. ``NEW_GAME`` empties the torus (C * R / 4 clocks). The first tile must be
-    ``+`` or ``/`` at (0, 0), white-first.
+    ``start`` with ``op`` = ``PLAY`` (or ``PLY``) puts the tile for ``symbol`` at torus cell
+    (``x``, ``y``) (the variant chosen from the neighbours), then every tile it forces, one at a
+    time; a cell that gets three edges of one colour makes the whole turn illegal (``DEAD``) and
+    every tile of it is taken back. A legal ``PLY`` is pushed on the ply stack and ``UNDO`` takes
+    it back (tiles, track ends, frontier list and box). ``NEW_GAME`` empties the torus
+    (C * R / 4 clocks). The first tile must be ``+`` or ``/`` at (0, 0), white-first.
+
+    ``CANDIDATE`` finds the first candidate move at or after ``cursor`` in the candidate order
+    (the frontier list's order, then the symbols ``+ / \\``): an empty cell of the list with a
+    symbol one of whose variants fits its neighbours. Whether its forced plays are legal is found
+    by playing it. ``COMPACT`` drops the occupied cells from the frontier list, keeping the order
+    (no plies may be stacked).
 
     Parameters
     ----------
     columns, rows : int
         The torus C x R (powers of two, at least 8).
+    plies : int
+        The most plies that can be stacked.
 
     Members
     -------
@@ -133,24 +169,37 @@ class TrackBoard(wiring.Component):
     busy, done, verdict :
         As for :class:`~.board.Board`. ``CONFLICT`` is never given: one tile at a time, two
         disagreeing forced tiles show as a cell with three edges of one colour (``DEAD``).
+        ``PLY`` beyond ``plies`` is refused with ``OVERFLOW``.
     white_loop, black_loop, white_line, black_line : Out(1)
         What the last legal turn completed (both colours may).
     tiles : Out(range(C * R + 1))
-        Tiles placed by the last command (the move and its forced plays; 0 if illegal).
+        Tiles placed by the last turn (the move and its forced plays; 0 if illegal).
     empty, box_x, box_y, box_w, box_h, overflow :
         As for :class:`~.board.Board`.
+    ply : Out(range(plies + 1))
+        Plies stacked.
+    cursor : In(cursor_layout)
+        Where ``CANDIDATE`` starts.
+    found : Out(1)
+        After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
+        ``cand_symbol``; ``next_cursor`` is the place just after it.
+    frontier_len : Out(range(C * R + 1))
+        Entries in the frontier list.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
     """
 
-    def __init__(self, columns: int, rows: int):
+    def __init__(self, columns: int, rows: int, plies: int = 16):
         self.columns, self.rows = check_torus(columns, rows)
+        if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
+            raise ValueError(f"plies must be a positive integer, not {plies!r}")
+        self.plies = plies
         c, r = columns, rows
         super().__init__(
             {
                 "start": In(1),
-                "op": In(BoardOp),
+                "op": In(TrackOp),
                 "x": In(range(c)),
                 "y": In(range(r)),
                 "symbol": In(Symbol),
@@ -169,6 +218,14 @@ class TrackBoard(wiring.Component):
                 "box_w": Out(range(c + 1)),
                 "box_h": Out(range(r + 1)),
                 "overflow": Out(1),
+                "ply": Out(range(plies + 1)),
+                "cursor": In(cursor_layout(c, r)),
+                "found": Out(1),
+                "cand_x": Out(range(c)),
+                "cand_y": Out(range(r)),
+                "cand_symbol": Out(Symbol),
+                "next_cursor": Out(cursor_layout(c, r)),
+                "frontier_len": Out(range(c * r + 1)),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
                 "peek_tile": Out(Tile),
@@ -200,6 +257,8 @@ class TrackBoard(wiring.Component):
         log_wr, log_rd = log_mem.write_port(), log_mem.read_port()
         m.submodules.stack = stack_mem = Memory(shape=point, depth=c * r, init=[])
         stack_wr, stack_rd = stack_mem.write_port(), stack_mem.read_port()
+        m.submodules.frontier = front_mem = Memory(shape=point, depth=c * r, init=[])
+        front_wr, front_rd = front_mem.write_port(), front_mem.read_port()
 
         def wrap(value, bits):
             return value[:bits]
@@ -228,7 +287,7 @@ class TrackBoard(wiring.Component):
                     with m.If(edge_bank(e) == bank):
                         m.d.comb += edge_rd[bank].addr.eq(edge_address(e, c))
 
-        # --- the cell of the tile in hand, and what its reads returned -------------------------
+        # --- the cell in hand, and what its reads returned -------------------------------------
         qx = Signal(cx)
         qy = Signal(ry)
         q_bank = cell_bank(qx, qy)
@@ -247,11 +306,12 @@ class TrackBoard(wiring.Component):
                         m.d.comb += end.eq(edge_rd[bank].data)
             ends.append(end)
         rules = cell_rules(list(record.known), list(record.white))
+        fit = Cat(rules["fit"])
 
         # The tile to place: the move's variant (state MOVE) or the forced tile (state FORCE).
         symbol = Signal(Symbol)
         tile = Signal(4)
-        white_first, black_first, move_tile = placement(m, Cat(rules["fit"]), symbol, self.empty)
+        white_first, black_first, move_tile = placement(m, fit, symbol, self.empty)
         forced_tile = Cat(rules["tile"])
 
         # --- the box of the turn and its outer edges -------------------------------------------
@@ -267,20 +327,17 @@ class TrackBoard(wiring.Component):
         def line(a, b):
             """A track with ends a and b is a line of the turn's box."""
 
-            def at(e, south_edge, coordinate, value):
-                return (e.south == south_edge) & (coordinate(e) == value)
-
             def west_of(e):
-                return at(e, 0, lambda v: v.x, west)
+                return ~e.south & (e.x == west)
 
             def east_of(e):
-                return at(e, 0, lambda v: v.x, east)
+                return ~e.south & (e.x == east)
 
             def north_of(e):
-                return at(e, 1, lambda v: v.y, north)
+                return e.south & (e.y == north)
 
             def south_of(e):
-                return at(e, 1, lambda v: v.y, south)
+                return e.south & (e.y == south)
 
             across = (west_of(a) & east_of(b)) | (east_of(a) & west_of(b))
             down = (north_of(a) & south_of(b)) | (south_of(a) & north_of(b))
@@ -299,8 +356,7 @@ class TrackBoard(wiring.Component):
         for k in range(2):
             mask = tile if k else ~tile[:4]
             for d1, d2 in pairs:
-                pattern = (1 << d1) | (1 << d2)
-                with m.If(mask[:4] == pattern):
+                with m.If(mask[:4] == (1 << d1) | (1 << d2)):
                     known1, known2 = record.known[d1], record.known[d2]
                     a = Mux(known1, ends[d1].as_value(), own_edges[d1].as_value())
                     b = Mux(known2, ends[d2].as_value(), own_edges[d2].as_value())
@@ -316,7 +372,8 @@ class TrackBoard(wiring.Component):
                         writes[2 * k + 1].partner.eq(a),
                     ]
 
-        # Undo of the tile in hand: each side that had a neighbour gets its far end back.
+        # Undo of the tile in hand: each side that had a neighbour gets its far end back (its own
+        # edge's partner field still holds it: a closed edge is never written).
         restores = [Signal(write_layout, name=f"restore_{d}") for d in range(4)]
         for d in range(4):
             own = Cat([ends[d].as_value() == own_edges[e].as_value() for e in range(4)]).any()
@@ -333,15 +390,15 @@ class TrackBoard(wiring.Component):
         for bank in range(4):
             claimed = Const(0, 1)
             for i in range(4):
-                hit = pending[i].valid & (edge_bank(pending[i].target) == bank) & ~claimed
-                with m.If(hit):
+                here = pending[i].valid & (edge_bank(pending[i].target) == bank)
+                with m.If(here & ~claimed):
                     m.d.comb += [
                         edge_wr[bank].en.eq(1),
                         edge_wr[bank].addr.eq(edge_address(pending[i].target, c)),
                         edge_wr[bank].data.eq(pending[i].partner),
                         taken[i].eq(1),
                     ]
-                claimed = claimed | (pending[i].valid & (edge_bank(pending[i].target) == bank))
+                claimed = claimed | here
         for i in range(4):
             with m.If(load_writes):
                 m.d.sync += pending[i].eq(writes[i])
@@ -374,30 +431,26 @@ class TrackBoard(wiring.Component):
 
         # The update of each neighbour across a side that had no tile: its side facing us gets
         # (or, undoing, loses) our colour; a cell that now has two edges of a colour is forced,
-        # three is dead.
+        # three is dead; a cell that had no side before joins the frontier list.
         newly_forced = Signal(4)
+        newly_frontier = Signal(4)
         kills = Signal(4)
         update_neighbours = Signal()
         for d in range(4):
             nx, ny, rec = nbr_records[d]
-            facing = d ^ 2
+            facing = 1 << (d ^ 2)
             known = Signal(4, name=f"nbr_known_{d}")
             white = Signal(4, name=f"nbr_white_{d}")
             m.d.comb += [
-                known.eq(Mux(undoing, rec.known & ~(1 << facing), rec.known | (1 << facing))),
-                white.eq(
-                    Mux(
-                        undoing | ~placed[d],
-                        rec.white & ~(1 << facing),
-                        rec.white | (1 << facing),
-                    )
-                ),
+                known.eq(Mux(undoing, rec.known & ~facing, rec.known | facing)),
+                white.eq(Mux(undoing | ~placed[d], rec.white & ~facing, rec.white | facing)),
             ]
             before = cell_rules(list(rec.known), list(rec.white))
             after = cell_rules(list(known), list(white))
             created = ~placed_known[d]
             m.d.comb += [
                 newly_forced[d].eq(created & ~undoing & after["forced"] & ~before["forced"]),
+                newly_frontier[d].eq(created & ~undoing & (rec.known == 0)),
                 kills[d].eq(created & ~undoing & after["dead"]),
             ]
             with m.If(update_neighbours & created):
@@ -409,38 +462,62 @@ class TrackBoard(wiring.Component):
                             cell_wr[bank].data.eq(Cat(Const(0, 4), known, white)),
                         ]
 
-        # --- the forced stack: its top in a register, the rest in memory -----------------------
+        # --- what a tile leaves to do, one per clock: cells to push, cells to append -----------
+        to_push = Signal(4)  # the forced neighbours (by side) still to push
+        to_append = Signal(4)  # the new frontier cells (by side) still to append
+        from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
+
+        def first_of(mask, name):
+            first = Signal(4, name=name)
+            for d in reversed(range(4)):
+                with m.If(mask[d]):
+                    m.d.comb += first.eq(1 << d)
+            where = Signal(point, name=f"{name}_cell")
+            for d in range(4):
+                with m.If(first[d]):
+                    m.d.comb += where.eq(Cat(*neighbour(from_x, from_y, d)))
+            return first, where
+
+        first_push, push_cell = first_of(to_push, "first_push")
+        first_append, append_cell = first_of(to_append, "first_append")
+
+        # The forced stack: its top in a register, the rest in memory.
         sp = Signal(range(c * r + 1))
         top = Signal(point)
         top_valid = Signal()
-        to_push = Signal(4)  # the neighbours (by side) still to push
-        push_x, push_y = Signal(cx), Signal(ry)
-        m.d.comb += [stack_rd.addr.eq(sp - 1)]
-        push = Signal()
-        push_point = Signal(point.size)
-        with m.If(push):
+        m.d.comb += stack_rd.addr.eq(sp - 1)
+        with m.If(to_push.any()):
             with m.If(top_valid):
-                m.d.comb += [
-                    stack_wr.en.eq(1),
-                    stack_wr.addr.eq(sp),
-                    stack_wr.data.eq(top),
-                ]
+                m.d.comb += [stack_wr.en.eq(1), stack_wr.addr.eq(sp), stack_wr.data.eq(top)]
                 m.d.sync += sp.eq(sp + 1)
-            m.d.sync += [top.eq(push_point), top_valid.eq(1)]
-        first_push = Signal(4)
-        for d in reversed(range(4)):
-            with m.If(to_push[d]):
-                m.d.comb += first_push.eq(1 << d)
-        # The cell pushed this clock: the first side of to_push, relative to (push_x, push_y).
-        for d in range(4):
-            with m.If(first_push[d]):
-                nx, ny = neighbour(push_x, push_y, d)
-                m.d.comb += push_point.eq(Cat(nx, ny))
+            m.d.sync += [top.eq(push_cell), top_valid.eq(1), to_push.eq(to_push & ~first_push)]
 
-        # --- the log of placed tiles -----------------------------------------------------------
+        # The frontier list.
+        f_len = self.frontier_len
+        with m.If(to_append.any()):
+            m.d.comb += [front_wr.en.eq(1), front_wr.addr.eq(f_len), front_wr.data.eq(append_cell)]
+            m.d.sync += [f_len.eq(f_len + 1), to_append.eq(to_append & ~first_append)]
+        tail_busy = to_push.any() | to_append.any()
+
+        # --- the log of placed tiles, the ply stack --------------------------------------------
         log_sp = Signal(range(c * r + 1))
         turn_mark = Signal.like(log_sp)
+        turn_f_mark = Signal.like(f_len)
         m.d.comb += log_rd.addr.eq(log_sp - 1)
+        ply_layout = data.StructLayout(
+            {
+                "log": range(c * r + 1),
+                "frontier": range(c * r + 1),
+                "box_x": range(c),
+                "box_y": range(r),
+                "box_w": range(c + 1),
+                "box_h": range(r + 1),
+                "empty": 1,
+            }
+        )
+        marks = Array(Signal(ply_layout, name=f"mark_{p}") for p in range(self.plies))
+        is_ply = Signal()  # the turn in progress is a PLY
+        last = marks[self.ply - 1]
 
         # --- the sequence ----------------------------------------------------------------------
         dead = Signal()
@@ -453,6 +530,21 @@ class TrackBoard(wiring.Component):
             for bank in range(4):
                 with m.Case(bank):
                     m.d.comb += self.peek_tile.eq(cell_rd[bank].data.tile)
+
+        # The frontier list's reader (CANDIDATE, COMPACT): entry ``f_index``.
+        f_index = Signal.like(f_len)
+        f_symbol = Signal(Symbol)  # CANDIDATE: the first symbol to try at f_index
+        f_out = Signal.like(f_len)  # COMPACT: where the next kept cell goes
+        fx, fy = Signal(cx), Signal(ry)
+        f_bank = cell_bank(fx, fy)
+        f_record = Signal(cell)
+        with m.Switch(f_bank):
+            for bank in range(4):
+                with m.Case(bank):
+                    m.d.comb += f_record.eq(cell_rd[bank].data)
+        f_rules = cell_rules(list(f_record.known), list(f_record.white))
+        f_fits = [f_rules["fit"][2 * s] | f_rules["fit"][2 * s + 1] for s in range(3)]
+        f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
 
         m.d.sync += self.done.eq(0)
 
@@ -487,61 +579,111 @@ class TrackBoard(wiring.Component):
             m.d.sync += [qx.eq(x), qy.eq(y)]
             read_cell_edges(x, y)
 
+        def read_frontier(index):
+            m.d.comb += front_rd.addr.eq(index)
+            m.d.sync += f_index.eq(index)
+
+        def begin_undo(log_mark, f_mark):
+            m.d.sync += [
+                undoing.eq(1),
+                top_valid.eq(0),
+                sp.eq(0),
+                turn_mark.eq(log_mark),
+                turn_f_mark.eq(f_mark),
+            ]
+            m.next = "UNDO"
+
         with m.FSM(name="track_fsm"):
             with m.State("IDLE"):
                 read_cell_edges(self.peek_x, self.peek_y)
                 m.d.sync += peek_bank.eq(cell_bank(self.peek_x, self.peek_y))
                 with m.If(self.start):
-                    m.d.sync += [
-                        self.busy.eq(1),
-                        symbol.eq(self.symbol),
-                        self.tiles.eq(0),
-                        self.white_loop.eq(0),
-                        self.black_loop.eq(0),
-                        self.white_line.eq(0),
-                        self.black_line.eq(0),
-                        dead.eq(0),
-                        turn_mark.eq(log_sp),
-                        sp.eq(0),
-                        top_valid.eq(0),
-                        undoing.eq(0),
-                    ]
-                    with m.If(self.op == BoardOp.NEW_GAME):
-                        m.d.sync += [
-                            clear_addr.eq(0),
-                            self.empty.eq(1),
-                            self.overflow.eq(0),
-                            self.box_x.eq(0),
-                            self.box_y.eq(0),
-                            self.box_w.eq(0),
-                            self.box_h.eq(0),
-                            log_sp.eq(0),
-                        ]
-                        m.next = "CLEAR"
-                    with m.Elif(self.empty):
-                        first_ok = (
-                            ~self.outside
-                            & (self.x == 0)
-                            & (self.y == 0)
-                            & ((self.symbol == Symbol.CROSS) | (self.symbol == Symbol.SLASH))
-                        )
-                        with m.If(first_ok):
-                            issue(Const(0, cx), Const(0, ry))
-                            m.d.sync += [pend_x.eq(0), pend_y.eq(0), pend_w.eq(1), pend_h.eq(1)]
-                            m.next = "MOVE"
-                        with m.Else():
-                            finish(Verdict.FIRST_MOVE)
-                    with m.Elif(self.outside):
-                        finish(Verdict.NOT_ADJACENT)
-                    with m.Else():
-                        issue(self.x, self.y)
-                        m.d.sync += [
-                            pend_x.eq(grown_x),
-                            pend_y.eq(grown_y),
-                            pend_w.eq(grown_w),
-                            pend_h.eq(grown_h),
-                        ]
-                        m.next = "MOVE"
+                    m.d.sync += [self.busy.eq(1), dead.eq(0), undoing.eq(0)]
+                    with m.Switch(self.op):
+                        with m.Case(TrackOp.NEW_GAME):
+                            m.d.sync += [
+                                clear_addr.eq(0),
+                                self.empty.eq(1),
+                                self.overflow.eq(0),
+                                self.box_x.eq(0),
+                                self.box_y.eq(0),
+                                self.box_w.eq(0),
+                                self.box_h.eq(0),
+                                log_sp.eq(0),
+                                f_len.eq(0),
+                                self.ply.eq(0),
+                            ]
+                            m.next = "CLEAR"
+                        with m.Case(TrackOp.PLAY, TrackOp.PLY):
+                            m.d.sync += [
+                                symbol.eq(self.symbol),
+                                self.tiles.eq(0),
+                                self.white_loop.eq(0),
+                                self.black_loop.eq(0),
+                                self.white_line.eq(0),
+                                self.black_line.eq(0),
+                                turn_mark.eq(log_sp),
+                                turn_f_mark.eq(f_len),
+                                sp.eq(0),
+                                top_valid.eq(0),
+                                is_ply.eq(self.op == TrackOp.PLY),
+                            ]
+                            with m.If((self.op == TrackOp.PLY) & (self.ply == self.plies)):
+                                finish(Verdict.OVERFLOW)
+                            with m.Elif(self.empty):
+                                first_ok = (
+                                    ~self.outside
+                                    & (self.x == 0)
+                                    & (self.y == 0)
+                                    & (
+                                        (self.symbol == Symbol.CROSS)
+                                        | (self.symbol == Symbol.SLASH)
+                                    )
+                                )
+                                with m.If(first_ok):
+                                    issue(Const(0, cx), Const(0, ry))
+                                    m.d.sync += [
+                                        pend_x.eq(0),
+                                        pend_y.eq(0),
+                                        pend_w.eq(1),
+                                        pend_h.eq(1),
+                                    ]
+                                    m.next = "MOVE"
+                                with m.Else():
+                                    finish(Verdict.FIRST_MOVE)
+                            with m.Elif(self.outside):
+                                finish(Verdict.NOT_ADJACENT)
+                            with m.Else():
+                                issue(self.x, self.y)
+                                m.d.sync += [
+                                    pend_x.eq(grown_x),
+                                    pend_y.eq(grown_y),
+                                    pend_w.eq(grown_w),
+                                    pend_h.eq(grown_h),
+                                ]
+                                m.next = "MOVE"
+                        with m.Case(TrackOp.UNDO):
+                            with m.If(self.ply == 0):
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                begin_undo(last.log, last.frontier)
+                        with m.Case(TrackOp.CANDIDATE):
+                            m.d.sync += f_symbol.eq(self.cursor.symbol)
+                            read_frontier(self.cursor.index)
+                            with m.If(self.cursor.index >= f_len):
+                                m.d.sync += self.found.eq(0)
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                m.next = "CAND_CELL"
+                        with m.Case(TrackOp.COMPACT):
+                            m.d.sync += f_out.eq(0)
+                            read_frontier(0)
+                            with m.If(f_len == 0):
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                m.next = "COMPACT_CELL"
+                        with m.Default():
+                            finish(Verdict.LEGAL)
 
             with m.State("CLEAR"):
                 for bank in range(4):
@@ -586,20 +728,17 @@ class TrackBoard(wiring.Component):
                 m.d.comb += update_neighbours.eq(1)
                 m.d.sync += [
                     to_push.eq(newly_forced),
-                    push_x.eq(qx),
-                    push_y.eq(qy),
+                    to_append.eq(newly_frontier),
+                    from_x.eq(qx),
+                    from_y.eq(qy),
                     dead.eq(dead | kills.any()),
                 ]
                 m.next = "NEXT"
 
-            with m.State("NEXT"):  # drain the writes and pushes, then the next tile
-                with m.If(to_push.any()):
-                    m.d.comb += push.eq(1)
-                    m.d.sync += to_push.eq(to_push & ~first_push)
-                with m.If(~writes_busy & ~to_push.any()):
+            with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
+                with m.If(~writes_busy & ~tail_busy):
                     with m.If(dead):
-                        m.d.sync += [undoing.eq(1), top_valid.eq(0), sp.eq(0)]
-                        m.next = "UNDO"
+                        begin_undo(turn_mark, turn_f_mark)
                     with m.Elif(top_valid):
                         issue(top.x, top.y)
                         m.d.sync += top_valid.eq(0)
@@ -612,15 +751,38 @@ class TrackBoard(wiring.Component):
                             self.box_h.eq(pend_h),
                             self.empty.eq(0),
                         ]
+                        with m.If(is_ply):
+                            m.d.sync += [
+                                marks[self.ply].log.eq(turn_mark),
+                                marks[self.ply].frontier.eq(turn_f_mark),
+                                marks[self.ply].box_x.eq(self.box_x),
+                                marks[self.ply].box_y.eq(self.box_y),
+                                marks[self.ply].box_w.eq(self.box_w),
+                                marks[self.ply].box_h.eq(self.box_h),
+                                marks[self.ply].empty.eq(self.empty),
+                                self.ply.eq(self.ply + 1),
+                            ]
                         finish(Verdict.LEGAL)
                         m.next = "IDLE"
 
-            # Taking back the turn: the last logged tile first.
+            # Taking back a turn or a ply: the last logged tile first.
             with m.State("UNDO"):
                 with m.If(~writes_busy):
                     with m.If(log_sp == turn_mark):
-                        m.d.sync += [self.tiles.eq(0), undoing.eq(0)]
-                        finish(Verdict.DEAD)
+                        m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
+                        with m.If(dead):
+                            m.d.sync += self.tiles.eq(0)
+                            finish(Verdict.DEAD)
+                        with m.Else():
+                            m.d.sync += [
+                                self.box_x.eq(last.box_x),
+                                self.box_y.eq(last.box_y),
+                                self.box_w.eq(last.box_w),
+                                self.box_h.eq(last.box_h),
+                                self.empty.eq(last.empty),
+                                self.ply.eq(self.ply - 1),
+                            ]
+                            finish(Verdict.LEGAL)
                         m.next = "IDLE"
                     with m.Else():
                         m.d.sync += log_sp.eq(log_sp - 1)
@@ -644,4 +806,63 @@ class TrackBoard(wiring.Component):
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
                 m.next = "UNDO"
+
+            # CANDIDATE: entry f_index of the frontier list is out: read its cell.
+            with m.State("CAND_CELL"):
+                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+                for bank in range(4):
+                    m.d.comb += cell_rd[bank].addr.eq(
+                        cell_address(front_rd.data.x, front_rd.data.y, c)
+                    )
+                m.next = "CAND_FIT"
+            with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
+                hit = Signal(Symbol)
+                any_hit = Signal()
+                for s in reversed(range(3)):
+                    with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s)):
+                        m.d.comb += [hit.eq(s), any_hit.eq(1)]
+                with m.If(any_hit):
+                    last_symbol = hit == Symbol.BACKSLASH
+                    m.d.sync += [
+                        self.found.eq(1),
+                        self.cand_x.eq(fx),
+                        self.cand_y.eq(fy),
+                        self.cand_symbol.eq(hit),
+                        self.next_cursor.index.eq(f_index + last_symbol),
+                        self.next_cursor.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                    ]
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Elif(f_index + 1 >= f_len):
+                    m.d.sync += self.found.eq(0)
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Else():
+                    m.d.sync += f_symbol.eq(0)
+                    read_frontier(f_index + 1)
+                    m.next = "CAND_CELL"
+
+            # COMPACT: keep the open cells, in order.
+            with m.State("COMPACT_CELL"):
+                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+                for bank in range(4):
+                    m.d.comb += cell_rd[bank].addr.eq(
+                        cell_address(front_rd.data.x, front_rd.data.y, c)
+                    )
+                m.next = "COMPACT_KEEP"
+            with m.State("COMPACT_KEEP"):
+                with m.If(f_open):
+                    m.d.comb += [
+                        front_wr.en.eq(1),
+                        front_wr.addr.eq(f_out),
+                        front_wr.data.eq(Cat(fx, fy)),
+                    ]
+                    m.d.sync += f_out.eq(f_out + 1)
+                with m.If(f_index + 1 >= f_len):
+                    m.d.sync += f_len.eq(f_out + f_open)
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Else():
+                    read_frontier(f_index + 1)
+                    m.next = "COMPACT_CELL"
         return m

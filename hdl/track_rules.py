@@ -9,10 +9,10 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import BoardOp, Verdict
+from .board import Verdict
 from .legality import Tile
 from .rules_core import Colour, Command, Outcome
-from .track_board import TrackBoard, check_torus
+from .track_board import TrackBoard, TrackOp, check_torus
 from .types import Symbol
 
 __all__ = ["TrackRules"]
@@ -78,7 +78,7 @@ class TrackRules(wiring.Component):
             board.y.eq(self.y),
             board.symbol.eq(self.symbol),
             board.outside.eq(self.outside),
-            board.op.eq(Mux(self.cmd == Command.NEW_GAME, BoardOp.NEW_GAME, BoardOp.PLAY)),
+            board.op.eq(Mux(self.cmd == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
             board.peek_x.eq(self.peek_x),
             board.peek_y.eq(self.peek_y),
         ]
