@@ -711,7 +711,7 @@ class TrackBoard(wiring.Component):
                     finish(Verdict.MISMATCH)
                     m.next = "IDLE"
                 with m.Elif(too_big):
-                    m.d.sync += self.overflow.eq(1)
+                    m.d.sync += self.overflow.eq(self.overflow | ~is_ply)  # the game's flag
                     finish(Verdict.OVERFLOW)
                     m.next = "IDLE"
                 with m.Else():

@@ -17,7 +17,7 @@ from trax_fpga.host.notation import Move
 
 from .rules_driver import AmaranthSimBackend, Backend, window_cell
 
-__all__ = ["Candidate", "TrackBoardSim", "Turn"]
+__all__ = ["Candidate", "SearchResult", "TrackBoardSim", "TrackSearchSim", "Turn"]
 
 _MAX_CYCLES = 1 << 20
 _SYMBOLS = {"+": Symbol.CROSS, "/": Symbol.SLASH, "\\": Symbol.BACKSLASH}
@@ -169,3 +169,112 @@ class TrackBoardSim:
 
     def tiles(self) -> list[list[int]]:
         return [[self.tile(x, y) for x in range(self.width)] for y in range(self.height)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What the gateware search chose (torus cell and symbol), and its figures."""
+
+    found: bool
+    x: int
+    y: int
+    symbol: Symbol
+    score: int
+    depth: int
+    nodes: int
+    cycles: int
+
+
+class TrackSearchSim:
+    """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
+    search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`."""
+
+    def __init__(self, torus=(16, 16), backend="amaranth", *, max_depth: int = 3) -> None:
+        from trax_fpga.hdl.track_search import TrackSearch
+
+        self.width, self.height = torus
+        self.component = TrackSearch(self.width, self.height, max_depth)
+        if backend == "amaranth":
+            backend = AmaranthSimBackend(self.component)
+        elif backend == "verilator":
+            from .verilator import VerilatorSim
+
+            backend = VerilatorSim(self.component)
+        self.backend: Backend = backend
+        self.backend.set("game_start", 0)
+        self.backend.set("start", 0)
+
+    def __enter__(self) -> TrackSearchSim:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def _wait(self, port: str) -> int:
+        backend = self.backend
+        tick_until = getattr(backend, "tick_until", None)
+        if tick_until is not None:
+            return 1 + tick_until(port, 1, max_cycles=1 << 30)
+        cycles = 1
+        while not backend.get(port):
+            backend.tick()
+            cycles += 1
+        return cycles
+
+    def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
+        backend = self.backend
+        for name, value in (("game_op", op.value), ("game_x", x), ("game_y", y)):
+            backend.set(name, value)
+        backend.set("game_symbol", symbol.value)
+        backend.set("game_outside", int(outside))
+        backend.set("game_start", 1)
+        backend.tick()
+        backend.set("game_start", 0)
+        self._wait("board_done")
+        return Verdict(backend.get("board_verdict"))
+
+    def new_game(self) -> None:
+        self._game(TrackOp.NEW_GAME)
+
+    def play(self, move: str | Move) -> Verdict:
+        """A game move in notation, relative to the box the board reports."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        box = None
+        if not self.backend.get("empty"):
+            box = tuple(self.backend.get(n) for n in ("box_x", "box_y", "box_w", "box_h"))
+        x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
+        return self._game(TrackOp.PLAY, x, y, _SYMBOLS[move.symbol.value], outside)
+
+    def search(self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1) -> SearchResult:
+        """Choose a move for ``turn`` (1 white, 0 black) within the budgets."""
+        backend = self.backend
+        backend.set("turn", turn)
+        backend.set("budget", budget)
+        backend.set("cycle_budget", cycle_budget)
+        backend.set("start", 1)
+        backend.tick()
+        backend.set("start", 0)
+        self._wait("done")
+        names = ("found", "x", "y", "symbol", "score", "depth", "nodes", "cycles")
+        get_many = getattr(backend, "get_many", None)
+        values = dict(
+            zip(names, get_many(names) if get_many else map(backend.get, names), strict=True)
+        )
+        score = values["score"]
+        bits = len(self.component.score)
+        if score >= 1 << (bits - 1):
+            score -= 1 << bits
+        return SearchResult(
+            found=bool(values["found"]),
+            x=values["x"],
+            y=values["y"],
+            symbol=Symbol(values["symbol"]),
+            score=score,
+            depth=values["depth"],
+            nodes=values["nodes"],
+            cycles=values["cycles"],
+        )
