@@ -54,6 +54,10 @@ class TrackSearch(wiring.Component):
         The most nodes and clocks to search.
     busy, done, found, x, y, symbol, score, depth, nodes, cycles : Out(...)
         As for :class:`~.search.Search`: the chosen move (torus cell and symbol) and its figures.
+    abort : In(1)
+        Pulse while busy: give up the search. The board finishes the command in hand and the
+        search takes back its plies; ``busy`` falls when the board is at the game's position
+        again (no ``done``). The game's position is never lost (a reset would lose it).
     peek_x, peek_y, peek_tile :
         Read a cell of the board while everything is idle.
     """
@@ -86,6 +90,7 @@ class TrackSearch(wiring.Component):
                 "black_loop": Out(1),
                 "black_line": Out(1),
                 "start": In(1),
+                "abort": In(1),
                 "turn": In(Colour),
                 "budget": In(32),
                 "cycle_budget": In(32),
@@ -229,6 +234,10 @@ class TrackSearch(wiring.Component):
         m.d.sync += [go.eq(0), self.done.eq(0)]
         with m.If(self.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
+        aborting = Signal()
+        abort_now = aborting | self.abort
+        with m.If(self.abort & self.busy):
+            m.d.sync += aborting.eq(1)
 
         def command(what):
             m.d.sync += [op.eq(what), go.eq(1)]
@@ -249,6 +258,7 @@ class TrackSearch(wiring.Component):
                         self.cycles.eq(0),
                         self.nodes.eq(0),
                         root_turn.eq(self.turn),
+                        aborting.eq(0),
                         budget.eq(self.budget),
                         cycle_budget.eq(self.cycle_budget),
                         have_result.eq(0),
@@ -273,27 +283,37 @@ class TrackSearch(wiring.Component):
                         command(TrackOp.COMPACT)
                         m.next = "COMPACT"
             with m.State("COMPACT"):
-                with m.If(board.done):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
                     m.d.sync += iteration.eq(1)
                     m.next = "ITERATE"
             with m.State("ITERATE"):  # board at ply 0
-                enter_node(0, -INFINITY, INFINITY)
-                m.d.sync += first_pending.eq(have_result)
-                m.next = "NEXT"
-            with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
-                with m.If(first_pending):
-                    with m.If(spent):
-                        m.next = "ABORT"
-                    with m.Else():
-                        set_at(moves, first)
-                        m.d.sync += first_pending.eq(0)
-                        command(TrackOp.PLY)
-                        m.next = "PLAY"
+                with m.If(abort_now):
+                    m.next = "UNWIND"
                 with m.Else():
-                    command(TrackOp.CANDIDATE)
-                    m.next = "CANDIDATE"
+                    enter_node(0, -INFINITY, INFINITY)
+                    m.d.sync += first_pending.eq(have_result)
+                    m.next = "NEXT"
+            with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(first_pending):
+                        with m.If(spent):
+                            m.next = "ABORT"
+                        with m.Else():
+                            set_at(moves, first)
+                            m.d.sync += first_pending.eq(0)
+                            command(TrackOp.PLY)
+                            m.next = "PLAY"
+                    with m.Else():
+                        command(TrackOp.CANDIDATE)
+                        m.next = "CANDIDATE"
             with m.State("CANDIDATE"):
-                with m.If(board.done):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
                     with m.If(~board.found):
                         m.d.sync += value.eq(Mux(best_here == -INFINITY, 0, best_here))
                         m.next = "RETURN"
@@ -308,7 +328,9 @@ class TrackSearch(wiring.Component):
                         command(TrackOp.PLY)
                         m.next = "PLAY"
             with m.State("PLAY"):
-                with m.If(board.done):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
                     with m.If(board.verdict != Verdict.LEGAL):
                         m.next = "NEXT"
                     with m.Else():
@@ -325,64 +347,90 @@ class TrackSearch(wiring.Component):
                             m.d.sync += value.eq(0)
                             m.next = "UNDO"
             with m.State("UNDO"):  # take back the move of the board's ply, then score it
-                command(TrackOp.UNDO)
-                m.next = "UNDO_WAIT"
-            with m.State("UNDO_WAIT"):
-                with m.If(board.done):
-                    m.next = "UPDATE"
-            with m.State("UPDATE"):  # ``value`` is the score of move_here at the board's ply
-                with m.If(value > best_here):
-                    set_at(best, value)
-                    with m.If(ply == 0):
-                        m.d.sync += root_move.eq(move_here)
-                with m.If(value > alpha_here):
-                    set_at(alpha, value)
-                    with m.If(value >= beta_here):
-                        m.d.sync += value.eq(Mux(value > best_here, value, best_here))
-                        set_at(killer, move_here)
-                        set_at(killer_valid, 1)
-                        m.next = "RETURN"
-                    with m.Else():
-                        m.next = "NEXT"
-                with m.Else():
-                    m.next = "NEXT"
-            with m.State("RETURN"):  # the node at the board's ply is done; its score is value
-                with m.If(ply == 0):
-                    with m.If(best_here == -INFINITY):  # no legal move at all
-                        m.next = "FINISH"
-                    with m.Else():
-                        m.d.sync += [
-                            have_result.eq(1),
-                            result.eq(root_move),
-                            result_score.eq(best_here),
-                            self.depth.eq(iteration),
-                            iteration.eq(iteration + 1),
-                        ]
-                        proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
-                        with m.If(proved | (iteration == max_depth)):
-                            m.next = "FINISH"
-                        with m.Else():
-                            m.next = "ITERATE"
-                with m.Else():
-                    m.d.sync += value.eq(-value)
-                    m.next = "UNDO"
-            with m.State("ABORT"):  # the budget is spent: back to ply 0
-                with m.If(ply == 0):
-                    with m.If(best[0] != -INFINITY):
-                        m.d.sync += [
-                            have_result.eq(1),
-                            result.eq(root_move),
-                            result_score.eq(best[0]),
-                        ]
-                    with m.Elif(~have_result & have_first):
-                        m.d.sync += [have_result.eq(1), result.eq(first_move)]
-                    m.next = "FINISH"
+                with m.If(abort_now):
+                    m.next = "UNWIND"
                 with m.Else():
                     command(TrackOp.UNDO)
-                    m.next = "ABORT_WAIT"
+                    m.next = "UNDO_WAIT"
+            with m.State("UNDO_WAIT"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    m.next = "UPDATE"
+            with m.State("UPDATE"):  # ``value`` is the score of move_here at the board's ply
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(value > best_here):
+                        set_at(best, value)
+                        with m.If(ply == 0):
+                            m.d.sync += root_move.eq(move_here)
+                    with m.If(value > alpha_here):
+                        set_at(alpha, value)
+                        with m.If(value >= beta_here):
+                            m.d.sync += value.eq(Mux(value > best_here, value, best_here))
+                            set_at(killer, move_here)
+                            set_at(killer_valid, 1)
+                            m.next = "RETURN"
+                        with m.Else():
+                            m.next = "NEXT"
+                    with m.Else():
+                        m.next = "NEXT"
+            with m.State("RETURN"):  # the node at the board's ply is done; its score is value
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(ply == 0):
+                        with m.If(best_here == -INFINITY):  # no legal move at all
+                            m.next = "FINISH"
+                        with m.Else():
+                            m.d.sync += [
+                                have_result.eq(1),
+                                result.eq(root_move),
+                                result_score.eq(best_here),
+                                self.depth.eq(iteration),
+                                iteration.eq(iteration + 1),
+                            ]
+                            proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
+                            with m.If(proved | (iteration == max_depth)):
+                                m.next = "FINISH"
+                            with m.Else():
+                                m.next = "ITERATE"
+                    with m.Else():
+                        m.d.sync += value.eq(-value)
+                        m.next = "UNDO"
+            with m.State("ABORT"):  # the budget is spent: back to ply 0
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(ply == 0):
+                        with m.If(best[0] != -INFINITY):
+                            m.d.sync += [
+                                have_result.eq(1),
+                                result.eq(root_move),
+                                result_score.eq(best[0]),
+                            ]
+                        with m.Elif(~have_result & have_first):
+                            m.d.sync += [have_result.eq(1), result.eq(first_move)]
+                        m.next = "FINISH"
+                    with m.Else():
+                        command(TrackOp.UNDO)
+                        m.next = "ABORT_WAIT"
             with m.State("ABORT_WAIT"):
-                with m.If(board.done):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
                     m.next = "ABORT"
+            with m.State("UNWIND"):  # aborted: back to the game's position, quietly
+                with m.If(ply == 0):
+                    m.d.sync += [searching.eq(0), aborting.eq(0), self.busy.eq(0)]
+                    m.next = "IDLE"
+                with m.Else():
+                    command(TrackOp.UNDO)
+                    m.next = "UNWIND_WAIT"
+            with m.State("UNWIND_WAIT"):
+                with m.If(board.done):
+                    m.next = "UNWIND"
             with m.State("FINISH"):
                 m.d.sync += [
                     searching.eq(0),
