@@ -43,7 +43,7 @@ The software model of the order in which this board places tiles and lists the f
 the candidate order) is :mod:`trax_fpga.host.trackorder`.
 """
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -185,6 +185,9 @@ class TrackBoard(wiring.Component):
         ``cand_symbol``; ``next_cursor`` is the place just after it.
     frontier_len : Out(range(C * R + 1))
         Entries in the frontier list.
+    white_attacks, black_attacks, white_near, black_near : Out(8)
+        The evaluation's counts of the position (:mod:`trax_fpga.host.trackeval`), kept up to
+        date tile by tile.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
@@ -226,6 +229,10 @@ class TrackBoard(wiring.Component):
                 "cand_symbol": Out(Symbol),
                 "next_cursor": Out(cursor_layout(c, r)),
                 "frontier_len": Out(range(c * r + 1)),
+                "white_attacks": Out(8),
+                "black_attacks": Out(8),
+                "white_near": Out(8),
+                "black_near": Out(8),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
                 "peek_tile": Out(Tile),
@@ -239,6 +246,9 @@ class TrackBoard(wiring.Component):
         edge = edge_layout(c, r)
         cell = data.StructLayout({"tile": Tile, "known": 4, "white": 4})
         point = data.StructLayout({"x": cx, "y": ry})
+        # A track end: its edge, and which of the edge's two cells is the empty one it points
+        # into (``out`` 1: the cell east or south of the edge; 0: the cell (x, y) itself).
+        end_layout = data.StructLayout({"edge": edge, "out": 1})
 
         # --- memories ---------------------------------------------------------------------------
         cell_depth = c * r // 4
@@ -249,7 +259,7 @@ class TrackBoard(wiring.Component):
             m.submodules[f"cells{bank}"] = mem
             cell_wr.append(mem.write_port())
             cell_rd.append(mem.read_port())
-            mem = Memory(shape=edge, depth=edge_depth, init=[])
+            mem = Memory(shape=end_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
             edge_rd.append(mem.read_port())
@@ -297,9 +307,13 @@ class TrackBoard(wiring.Component):
                 with m.Case(bank):
                     m.d.comb += record.eq(cell_rd[bank].data)
         own_edges = [data.View(edge, side_edge(qx, qy, d)) for d in range(4)]
+        own_ends = [
+            data.View(end_layout, Cat(side_edge(qx, qy, d), Const(d in (EAST, SOUTH), 1)))
+            for d in range(4)
+        ]
         ends = []  # the partner stored at each side's edge
         for d in range(4):
-            end = Signal(edge, name=f"end_{d}")
+            end = Signal(end_layout, name=f"end_{d}")
             with m.Switch(edge_bank(own_edges[d])):
                 for bank in range(4):
                     with m.Case(bank):
@@ -347,41 +361,117 @@ class TrackBoard(wiring.Component):
         # For the colour-k track joining sides d1 < d2: A and B are its new ends (the far end of
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
         # B <- A, unless the tile closes a loop (A was already B's partner).
-        write_layout = data.StructLayout({"valid": 1, "target": edge, "partner": edge})
+        write_layout = data.StructLayout({"valid": 1, "target": edge, "partner": end_layout})
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
         loops = [Signal(name=f"loop_{k}") for k in range(2)]  # black, white
         lines = [Signal(name=f"line_{k}") for k in range(2)]
         pairs = [(d1, d2) for d1 in range(4) for d2 in range(d1 + 1, 4)]
+        new_ends = [
+            [Signal(end_layout, name=f"new_end_{k}_{i}") for i in range(2)] for k in range(2)
+        ]
+        old_ends = [
+            [Signal(end_layout, name=f"old_end_{k}_{i}") for i in range(2)] for k in range(2)
+        ]
+        old_known = [Signal(2, name=f"old_known_{k}") for k in range(2)]
         for k in range(2):
             mask = tile if k else ~tile[:4]
             for d1, d2 in pairs:
                 with m.If(mask[:4] == (1 << d1) | (1 << d2)):
                     known1, known2 = record.known[d1], record.known[d2]
-                    a = Mux(known1, ends[d1].as_value(), own_edges[d1].as_value())
-                    b = Mux(known2, ends[d2].as_value(), own_edges[d2].as_value())
-                    closes = known1 & known2 & (ends[d1].as_value() == own_edges[d2].as_value())
+                    a = data.View(
+                        end_layout, Mux(known1, ends[d1].as_value(), own_ends[d1].as_value())
+                    )
+                    b = data.View(
+                        end_layout, Mux(known2, ends[d2].as_value(), own_ends[d2].as_value())
+                    )
+                    closes = (
+                        known1 & known2 & (ends[d1].edge.as_value() == own_edges[d2].as_value())
+                    )
                     m.d.comb += [
                         loops[k].eq(closes),
-                        lines[k].eq(~closes & line(data.View(edge, a), data.View(edge, b))),
+                        lines[k].eq(~closes & line(a.edge, b.edge)),
                         writes[2 * k].valid.eq(~closes),
-                        writes[2 * k].target.eq(a),
+                        writes[2 * k].target.eq(a.edge),
                         writes[2 * k].partner.eq(b),
                         writes[2 * k + 1].valid.eq(~closes),
-                        writes[2 * k + 1].target.eq(b),
+                        writes[2 * k + 1].target.eq(b.edge),
                         writes[2 * k + 1].partner.eq(a),
+                        # The evaluation: the new track, and the old ones through our sides.
+                        new_ends[k][0].eq(a),
+                        new_ends[k][1].eq(b),
+                        old_known[k].eq(Cat(known1, known2)),
+                        old_ends[k][0].eq(ends[d1]),
+                        old_ends[k][1].eq(ends[d2]),
                     ]
 
         # Undo of the tile in hand: each side that had a neighbour gets its far end back (its own
-        # edge's partner field still holds it: a closed edge is never written).
+        # edge's partner field still holds it: a closed edge is never written), and that far end's
+        # partner is again our side's edge, as an end that points into our cell.
         restores = [Signal(write_layout, name=f"restore_{d}") for d in range(4)]
         for d in range(4):
-            own = Cat([ends[d].as_value() == own_edges[e].as_value() for e in range(4)]).any()
+            own = Cat([ends[d].edge.as_value() == own_edges[e].as_value() for e in range(4)]).any()
             m.d.comb += [
                 restores[d].valid.eq(record.known[d] & ~own),
-                restores[d].target.eq(ends[d]),
-                restores[d].partner.eq(own_edges[d]),
+                restores[d].target.eq(ends[d].edge),
+                restores[d].partner.eq(Cat(own_edges[d], Const(d in (NORTH, WEST), 1))),
             ]
+
+        # --- the evaluation's counts: attacks and near tracks of each colour -----------------
+        # (host/trackeval.py). A tile changes only the tracks through it: the old tracks behind
+        # its sides with a neighbour go (their targets: this cell and their far end's), the new
+        # one comes (unless it is a loop). Taking the tile back does the opposite.
+        def target(end):
+            x, y = end.edge.x, end.edge.y
+            tx = Mux(end.out & ~end.edge.south, wrap(x + 1, cx), x)
+            ty = Mux(end.out & end.edge.south, wrap(y + 1, ry), y)
+            return tx, ty
+
+        def distance_class(t1, t2):
+            """(attack, near): the targets are 1 or 2 apart on the torus."""
+            dx = Signal(signed(cx), name="dx")
+            dy = Signal(signed(ry), name="dy")
+            m.d.comb += [dx.eq(t1[0] - t2[0]), dy.eq(t1[1] - t2[1])]
+            ax = Mux(dx < 0, -dx, dx)
+            ay = Mux(dy < 0, -dy, dy)
+            dist = Signal(max(cx, ry) + 1, name="dist")
+            m.d.comb += dist.eq(ax.as_unsigned() + ay.as_unsigned())
+            return dist == 1, dist == 2
+
+        here = (qx, qy)
+        delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
+        delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
+        for k in range(2):
+            new_attack, new_near = distance_class(target(new_ends[k][0]), target(new_ends[k][1]))
+            gone = [distance_class(here, target(old_ends[k][i])) for i in range(2)]
+            add = ~loops[k]
+            m.d.comb += [
+                delta_attacks[k].eq(
+                    (add & new_attack)
+                    - (old_known[k][0] & gone[0][0])
+                    - (old_known[k][1] & gone[1][0])
+                ),
+                delta_near[k].eq(
+                    (add & new_near)
+                    - (old_known[k][0] & gone[0][1])
+                    - (old_known[k][1] & gone[1][1])
+                ),
+            ]
+        attacks = [self.black_attacks, self.white_attacks]
+        near = [self.black_near, self.white_near]
+        count_place = Signal()
+        count_undo = Signal()
+        for k in range(2):
+            with m.If(count_place):
+                m.d.sync += [
+                    attacks[k].eq(attacks[k] + delta_attacks[k]),
+                    near[k].eq(near[k] + delta_near[k]),
+                ]
+            with m.If(count_undo):
+                m.d.sync += [
+                    attacks[k].eq(attacks[k] - delta_attacks[k]),
+                    near[k].eq(near[k] - delta_near[k]),
+                ]
 
         # The track-end write buffer: each clock, each bank takes its first pending write.
         load_writes = Signal()
@@ -554,7 +644,7 @@ class TrackBoard(wiring.Component):
         def place(tile_value):
             """The decision clock of a tile: write it, its track ends, the log; read its
             neighbours."""
-            m.d.comb += [tile.eq(tile_value), load_writes.eq(1)]
+            m.d.comb += [tile.eq(tile_value), load_writes.eq(1), count_place.eq(1)]
             for bank in range(4):
                 with m.If(q_bank == bank):
                     m.d.comb += [
@@ -612,6 +702,10 @@ class TrackBoard(wiring.Component):
                                 log_sp.eq(0),
                                 f_len.eq(0),
                                 self.ply.eq(0),
+                                self.white_attacks.eq(0),
+                                self.black_attacks.eq(0),
+                                self.white_near.eq(0),
+                                self.black_near.eq(0),
                             ]
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
@@ -792,7 +886,7 @@ class TrackBoard(wiring.Component):
                 read_cell_edges(log_rd.data.x, log_rd.data.y)
                 m.next = "UNDO_TILE"
             with m.State("UNDO_TILE"):
-                m.d.comb += load_restores.eq(1)
+                m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
                 for bank in range(4):
                     with m.If(q_bank == bank):
                         m.d.comb += [

@@ -8,15 +8,19 @@ into the board's candidate order, alpha, beta, its best score, its move and its 
 board finds the next candidate (``CANDIDATE``), plays it with its forced plays and wins
 (``PLY``) and takes it back (``UNDO``).
 
-The board has no evaluation yet: the horizon scores 0 (a mate searcher). The search stops at
+At the horizon the position is scored from the board's own counts of attacks and near tracks
+(:mod:`trax_fpga.host.trackeval`, kept up to date as tiles come and go, so scoring costs no
+clock), and a side to move that must answer an attack gets one more ply. The search stops at
 whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
 """
 
-from amaranth import Cat, Module, Mux, Signal, Value
+from amaranth import Cat, Module, Mux, Signal, Value, signed
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from ..host.hweval import MAX_EXTENSIONS
 from ..host.hwsearch import INFINITY, MATE_BOUND, WIN
+from ..host.trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
 from .board import Verdict
 from .evaluation import signed_score
 from .rules_core import Colour
@@ -34,7 +38,10 @@ class TrackSearch(wiring.Component):
     columns, rows : int
         The torus (powers of two, at least 8).
     max_depth : int
-        The deepest iteration (plies).
+        The deepest iteration (plies); a threatened side to move at the horizon gets
+        ``MAX_EXTENSIONS`` more.
+    evaluation : bool
+        Score the horizon from the tracks (the default), or 0 (a mate searcher).
 
     Members
     -------
@@ -62,11 +69,12 @@ class TrackSearch(wiring.Component):
         Read a cell of the board while everything is idle.
     """
 
-    def __init__(self, columns: int, rows: int, max_depth: int = 3):
+    def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
             raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
         self.max_depth = max_depth
+        self.evaluation = evaluation
         c, r = columns, rows
         super().__init__(
             {
@@ -113,7 +121,9 @@ class TrackSearch(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         c, r, max_depth = self.columns, self.rows, self.max_depth
-        m.submodules.board = board = TrackBoard(c, r, plies=max_depth)
+        extensions = MAX_EXTENSIONS if self.evaluation else 0
+        depth = max_depth + extensions  # plies of the deepest path
+        m.submodules.board = board = TrackBoard(c, r, plies=depth)
         move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
         cursor = cursor_layout(c, r)
 
@@ -132,7 +142,7 @@ class TrackSearch(wiring.Component):
 
         # One register set per ply of the tree (node p is at board ply p).
         def per_ply(name, shape):
-            return [Signal(shape, name=f"{name}_{p}") for p in range(max_depth)]
+            return [Signal(shape, name=f"{name}_{p}") for p in range(depth)]
 
         cursors = per_ply("cursor", cursor)
         moves = per_ply("move", move_layout)
@@ -225,6 +235,32 @@ class TrackSearch(wiring.Component):
         win_score = Signal(signed_score())  # WIN - (p + 1)
         m.d.comb += win_score.eq(WIN - ply)
         horizon = ply >= iteration
+
+        # The evaluation of the position after a move, for the side then to move (the mover's
+        # opponent), from the board's counts.
+        mine_attacks = Mux(mover_white, board.black_attacks, board.white_attacks)
+        their_attacks = Mux(mover_white, board.white_attacks, board.black_attacks)
+        mine_near = Mux(mover_white, board.black_near, board.white_near)
+        their_near = Mux(mover_white, board.white_near, board.black_near)
+        score = Signal(signed_score())
+        plain = Signal(signed(16))
+        m.d.comb += plain.eq(
+            NEAR_WEIGHT * (mine_near.as_signed() - their_near.as_signed())
+            - ATTACK_WEIGHT * their_attacks.as_signed()
+        )
+        with m.If(mine_attacks != 0):
+            m.d.comb += score.eq(OWN_ATTACK)
+        with m.Elif(their_attacks >= 2):
+            m.d.comb += score.eq(LOST)
+        with m.Elif(plain > CLAMP):
+            m.d.comb += score.eq(CLAMP)
+        with m.Elif(plain < -CLAMP):
+            m.d.comb += score.eq(-CLAMP)
+        with m.Else():
+            m.d.comb += score.eq(plain)
+        extend = Signal()  # the side to move must answer an attack: one more ply
+        if self.evaluation:
+            m.d.comb += extend.eq((their_attacks != 0) & (ply < iteration + extensions))
         parent = Signal.like(ply)
         m.d.comb += parent.eq(ply - 1)
         parent_alpha = at(alpha, parent)
@@ -340,11 +376,11 @@ class TrackSearch(wiring.Component):
                         with m.If(mover_won | other_won):
                             m.d.sync += value.eq(Mux(mover_won, win_score, -win_score))
                             m.next = "UNDO"
-                        with m.Elif(~horizon):
+                        with m.Elif(~horizon | extend):
                             enter_node(ply, -parent_beta, -parent_alpha)
                             m.next = "NEXT"
                         with m.Else():
-                            m.d.sync += value.eq(0)
+                            m.d.sync += value.eq(-score if self.evaluation else 0)
                             m.next = "UNDO"
             with m.State("UNDO"):  # take back the move of the board's ply, then score it
                 with m.If(abort_now):

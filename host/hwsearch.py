@@ -41,9 +41,10 @@ first with the highest score.
 
 *On the block-RAM board* (``board="track"``, ``hdl/track_search.py``): the W x H window is the
 torus of :class:`~trax_fpga.hdl.track_board.TrackBoard`, the candidates come in its frontier
-list's order (:mod:`.trackorder`; the list is compacted at the start of the search), and a move
-is known by its torus cell and symbol (the killers and the previous best). Everything else is as
-above. The board has no evaluation yet: it searches with ``evaluation=False``.
+list's order (:mod:`.trackorder`; the list is compacted at the start of the search), a move
+is known by its torus cell and symbol (the killers and the previous best), and the evaluation
+and the threats are those of whole tracks (:mod:`.trackeval`: attacks and near tracks, counted
+on the torus). Everything else is as above.
 
 *Result.* The best move of the last completed iteration; if the budget stops an iteration after
 at least one of its root moves was searched completely, the iteration's best so far is the
@@ -63,6 +64,7 @@ from .hweval import MAX_EXTENSIONS, features, score
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
+from .trackeval import track_features, track_score
 from .trackorder import TrackOrder
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
@@ -183,6 +185,12 @@ class _Searcher:
         if ply + 1 >= depth:  # the horizon
             if not self.evaluation:
                 return EVAL
+            if self.order:
+                tracks = track_features(self.position, self.width, self.height)
+                turn = self.position.turn
+                if not (tracks.threatened(turn) and ply + 1 < depth + MAX_EXTENSIONS):
+                    return -track_score(tracks, turn)
+                return -self.negamax(ply + 1, depth, -beta, -alpha)
             found = features(self.position)
             if not (found.threatened(self.position.turn) and ply + 1 < depth + MAX_EXTENSIONS):
                 return -score(found, self.position.turn)
@@ -228,11 +236,9 @@ def hw_search(
     ``evaluation=False`` scores the horizon 0 without extensions (the first version of the
     gateware, a mate searcher), for measuring what the evaluation is worth. ``board`` is
     ``"window"`` (``hdl/search.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
-    no evaluation yet)."""
+    the evaluation is that of whole tracks, :mod:`.trackeval`)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
-    if board == "track" and evaluation:
-        raise ValueError("the track board's search has no evaluation yet: use evaluation=False")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)

@@ -161,6 +161,11 @@ class TrackBoardSim:
     def frontier_len(self) -> int:
         return self.backend.get("frontier_len")
 
+    def features(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(attacks, near), each indexed by colour (black 0, white 1), as the board counts."""
+        ba, wa, bn, wn = self._get("black_attacks", "white_attacks", "black_near", "white_near")
+        return (ba, wa), (bn, wn)
+
     def tile(self, x: int, y: int) -> int:
         self.backend.set("peek_x", x)
         self.backend.set("peek_y", y)
@@ -189,11 +194,13 @@ class TrackSearchSim:
     """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
     search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`."""
 
-    def __init__(self, torus=(16, 16), backend="amaranth", *, max_depth: int = 3) -> None:
+    def __init__(
+        self, torus=(16, 16), backend="amaranth", *, max_depth: int = 3, evaluation: bool = True
+    ) -> None:
         from trax_fpga.hdl.track_search import TrackSearch
 
         self.width, self.height = torus
-        self.component = TrackSearch(self.width, self.height, max_depth)
+        self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":

@@ -1,9 +1,9 @@
 """The search on the block-RAM board (hdl/track_search.py) against its software model.
 
 The model is ``host/hwsearch.py`` with ``board="track"`` (candidates in the order of
-``host/trackorder.py``, no evaluation yet): the gateware must choose the same move with the same
-score, depth and node count. The game's moves are played on the search's own board first: the
-root of the search is that position, not a copy.
+``host/trackorder.py``, the evaluation of ``host/trackeval.py``): the gateware must choose the
+same move with the same score, depth and node count. The game's moves are played on the
+search's own board first: the root of the search is that position, not a copy.
 """
 
 import random
@@ -52,7 +52,7 @@ def search(rtl, position, budget, **kwargs):
 
 
 def check(rtl, position, budget):
-    model = hw_search(position, TORUS, TORUS, budget, DEPTH, evaluation=False, board="track")
+    model = hw_search(position, TORUS, TORUS, budget, DEPTH, board="track")
     got, move = search(rtl, position, budget)
     label = " ".join(str(t.move) for t in position.turns)
     assert move == model.move, label
@@ -98,7 +98,7 @@ def test_the_game_goes_on_after_a_search(rtl):
     assert rtl.play(move).name == "LEGAL"
     position.play(move)
     assert rtl.search(int(position.turn is Colour.WHITE), 300).nodes == (
-        hw_search(position, TORUS, TORUS, 300, DEPTH, evaluation=False, board="track").nodes
+        hw_search(position, TORUS, TORUS, 300, DEPTH, board="track").nodes
     )
 
 

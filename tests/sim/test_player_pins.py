@@ -207,9 +207,7 @@ async def whole_games(dut):
             text = answer.decode("ascii", "replace").strip()
             # The gateware search's specification chooses the same move, value by value.
             if _env("BOARD", "window") == "track":
-                model = hw_search(
-                    position, window, window, budget, depth, evaluation=False, board="track"
-                ).move
+                model = hw_search(position, window, window, budget, depth, board="track").move
             else:
                 model = hw_search(position, window, window, budget, depth).move
             assert text == str(model), f"{label}: the board chose {text}, the model {model}"
