@@ -10,7 +10,7 @@ from pathlib import Path
 
 from trax_fpga.host.cli import main
 from trax_fpga.host.engine import EngineSession, MoveChooser
-from trax_fpga.host.gamelog import RESULTS
+from trax_fpga.host.gamelog import RESULTS, SETTINGS
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.referee import Referee
@@ -170,7 +170,9 @@ def test_trax_match_runs_and_resumes_a_series(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         f"0001-{name}-ref.log",
         f"0002-ref-{name}.log",
+        "A.stderr",
         RESULTS,
+        SETTINGS,
     ]
     assert main([*argv, "--games", "2", "--log-dir", str(tmp_path)]) == 1
     assert "already holds a series" in capsys.readouterr().err
