@@ -379,12 +379,17 @@ def open_player(
 
 
 def _program_name(command: str) -> str:
-    """A short name for a program: its file name (``trax`` for ``trax engine ...``)."""
+    """A short name for a program: its file name (``trax`` for ``trax engine ...``, the script's
+    for ``python script.py``)."""
     try:
         argv = shlex.split(command)
     except ValueError:
         argv = command.split()
-    return Path(argv[0]).name if argv else "engine"
+    if not argv:
+        return "engine"
+    if Path(argv[0]).name.startswith("python") and len(argv) > 1 and argv[1].endswith(".py"):
+        return Path(argv[1]).name
+    return Path(argv[0]).name
 
 
 def _referee(args: argparse.Namespace) -> Referee:

@@ -267,6 +267,9 @@ class SeriesLog:
         if it created it and nothing else is in it)."""
         if not self.fresh or self.finished:
             return
+        with contextlib.suppress(OSError), open(self.directory / RESULTS, encoding="utf-8") as f:
+            if any(line.strip() and not line.startswith("#") for line in f):
+                return  # a game was recorded after all (Ctrl-C while it was being written)
         for pattern in (RESULTS, SETTINGS, "*.stderr", "[0-9][0-9][0-9][0-9]-*.log", "*.tmp"):
             for path in self.directory.glob(pattern):
                 path.unlink(missing_ok=True)
@@ -315,7 +318,7 @@ class SeriesLog:
 
     def record(self, record: GameRecord) -> None:
         """Append a finished game to the results file."""
+        self.finished[record.number] = record
         with open(self.directory / RESULTS, "a", encoding="utf-8") as stream:
             stream.write(record.to_line() + "\n")
             _sync(stream)
-        self.finished[record.number] = record

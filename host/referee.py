@@ -507,6 +507,8 @@ def run_series(
         summary.complete = False
         summary.interrupted = True
         summary.stopped = "interrupted"
+        if series_log is not None:  # Ctrl-C may have come while a game was being recorded
+            summary.records = [series_log.finished[n] for n in sorted(series_log.finished)]
     summary.records.sort(key=lambda r: r.number)
     if summary.complete and len(summary.records) < games:  # pragma: no cover (defensive)
         summary.complete = False

@@ -27,7 +27,7 @@ def header(path):
     """A game log's ``# key: value`` lines as a dict."""
     lines = path.read_text().splitlines()
     pairs = (line[2:].split(": ", 1) for line in lines if line.startswith("# ") and ": " in line)
-    return {key: value for key, value in pairs}
+    return dict(pairs)
 
 
 def scripted(name):
