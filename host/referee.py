@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -265,6 +264,16 @@ def _stray_notes(players: dict[Colour, Player], when: str) -> list[str]:
 # --- series ------------------------------------------------------------------------------------
 
 
+def _phi_inverse(p: float) -> float:
+    """The normal quantile through the approximation of the inverse error function that
+    cutechess-cli uses (so that the margins printed are the same)."""
+    x = 2 * p - 1
+    a = 8 * (math.pi - 3) / (3 * math.pi * (4 - math.pi))
+    y = math.log(1 - x * x)
+    z = 2 / (math.pi * a) + y / 2
+    return math.sqrt(2) * math.copysign(math.sqrt(math.sqrt(z * z - y / a) - z), x)
+
+
 def elo(wins: int, losses: int, draws: int) -> tuple[float, float]:
     """The Elo difference a score implies and its 95 % error margin, as cutechess-cli computes
     them (``projects/lib/src/elo.cpp``): the mean score per game, its standard error, and the
@@ -286,7 +295,7 @@ def elo(wins: int, losses: int, draws: int) -> tuple[float, float]:
         wins / games * (1 - mu) ** 2 + losses / games * mu**2 + draws / games * (0.5 - mu) ** 2
     )
     stdev = math.sqrt(deviation) / math.sqrt(games)
-    z = statistics.NormalDist().inv_cdf(0.975)
+    z = _phi_inverse(0.975)
     low, high = diff(mu - z * stdev), diff(mu + z * stdev)
     margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.nan
     return diff(mu), margin

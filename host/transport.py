@@ -45,6 +45,8 @@ from .errors import TraxError
 
 __all__ = [
     "DISCONNECT",
+    "MAX_LINE",
+    "MAX_STRAY",
     "DisconnectedError",
     "Garbage",
     "LineTimeoutError",
@@ -58,6 +60,9 @@ __all__ = [
     "StdioTransport",
     "TcpTransport",
     "Transport",
+    "describe_exit",
+    "end_group",
+    "group_alive",
 ]
 
 log = logging.getLogger("trax.link")
@@ -513,7 +518,7 @@ def describe_exit(code: int) -> str:
     return f"killed by signal {name}"
 
 
-def _group_alive(pgid: int) -> bool:
+def group_alive(pgid: int) -> bool:
     """Whether a process of group ``pgid`` is alive (zombies are not)."""
     try:
         entries = os.listdir("/proc")
@@ -552,12 +557,12 @@ def end_group(process: subprocess.Popen, grace: float) -> None:
         deadline = time.monotonic() + grace
         while True:
             process.poll()
-            if not _group_alive(pgid):
+            if not group_alive(pgid):
                 break
             if time.monotonic() > deadline:
                 break
             time.sleep(0.01)
-        if not _group_alive(pgid):
+        if not group_alive(pgid):
             break
     try:
         process.wait(grace)

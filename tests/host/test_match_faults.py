@@ -17,7 +17,7 @@ import pytest
 
 from trax_fpga.host.cli import main
 from trax_fpga.host.gamelog import RESULTS, GameRecord
-from trax_fpga.host.transport import _group_alive
+from trax_fpga.host.transport import group_alive
 
 ENGINE = Path(__file__).parent / "engines" / "misbehave.py"
 GAMES = 4
@@ -63,7 +63,7 @@ def assert_no_process_left(pids):
     for entry in pids.iterdir():
         kind, number = entry.name.split("-")
         if kind == "pgid":
-            assert not _group_alive(int(number)), f"process group {number} is still alive"
+            assert not group_alive(int(number)), f"process group {number} is still alive"
         else:
             try:
                 state = Path(f"/proc/{number}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]

@@ -8,7 +8,7 @@ from trax_fpga.host.engine import MoveChooser
 from trax_fpga.host.errors import TraxError
 from trax_fpga.host.gamelog import RESULTS, SETTINGS, SeriesLog
 from trax_fpga.host.players import EnginePlayer, Player, ProtocolPlayer
-from trax_fpga.host.referee import Referee, run_series
+from trax_fpga.host.referee import Referee, elo, run_series
 from trax_fpga.host.tiles import Colour
 from trax_fpga.host.transport import DISCONNECT, Garbage, Reply, ScriptedTransport
 
@@ -320,3 +320,44 @@ def test_a_late_answer_after_a_timeout_is_not_taken_for_the_next_team_code():
     black_mock.expect("-T", "01").expect("-B").expect("@0/", "A2\\")
     record = Referee(time_limit=LIMIT, ask_team=True).play_game(white, black)
     assert (record.white, record.black, record.reason) == ("KZ", "01", "loop")
+
+
+def test_a_second_answer_loses_the_game_when_the_player_is_next_asked():
+    white = ScriptedTransport("w").expect("-W", "@0/", "@0/")  # the answer twice
+    black = ScriptedTransport("b").expect("-B").expect("@0/", "A2\\")
+    record = play(white, black)
+    assert (record.winner, record.reason, record.moves) == (
+        Colour.BLACK,
+        "out-of-turn",
+        ["@0/", "A2\\"],
+    )
+    assert record.detail == "w: output out of turn: '@0/'" and record.offending == "'@0/'"
+    # ...and black's move was never sent to white: the referee stopped before asking
+
+
+def test_a_move_sent_before_the_opponents_move_is_out_of_turn():
+    white = ScriptedTransport("w").expect("-W", "@0/")
+    black = ScriptedTransport("b").expect("-B", "A2\\")  # answers -B at once
+    record = play(white, black)  # nothing is sent to black after -B
+    assert (record.winner, record.reason) == (Colour.WHITE, "out-of-turn")
+    assert record.moves == ["@0/"]
+
+
+def test_output_between_games_is_logged_and_ignored(tmp_path):
+    white, black = loop_game_mocks()
+    white.push("hello")  # a banner before the first request
+    series = SeriesLog(tmp_path, "w", "b")
+    record = play(white, black, open_log=lambda w, b: series.game_log(1, w, b))
+    assert record.reason == "loop"
+    lines = (tmp_path / "0001-w-b.log").read_text().splitlines()
+    assert "# out-of-turn output of white (w) before the game: 'hello'" in lines
+
+
+def test_elo_and_its_margin_are_cutechess_clis():
+    # cutechess-cli printed "Score of ...: 45 - 37 - 18 [0.540] 100" and
+    # "Elo difference: 27.9 +/- 62.4" for this score.
+    diff, margin = elo(45, 37, 18)
+    assert (round(diff, 1), round(margin, 1)) == (27.9, 62.4)
+    diff, margin = elo(99, 97, 104)  # "Elo difference: 2.3 +/- 31.8"
+    assert (round(diff, 1), round(margin, 1)) == (2.3, 31.8)
+    assert elo(3, 0, 0)[0] == float("inf")
