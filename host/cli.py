@@ -531,7 +531,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"trax: logging the games in {series_log.directory}", file=sys.stderr)
     players: list[Player] = []
     previous = signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGTERM, _interrupt)
+    with contextlib.suppress(ValueError):  # SIGTERM ends the match as Ctrl-C does (main thread)
+        signal.signal(signal.SIGTERM, _interrupt)
     started = False
     try:
         for label, spec in zip("AB", specs, strict=True):
@@ -541,7 +542,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         hint = str(series_log.directory) if series_log is not None else ""
         return _series(args, players[0], players[1], a_label, b_label, series_log, hint)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGTERM, previous)
         for player in players:
             player.close()
         if not started and series_log is not None:

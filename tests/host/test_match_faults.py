@@ -273,12 +273,13 @@ def test_a_series_killed_after_its_first_game_resumes_with_resume_dir_alone(tmp_
     assert_no_process_left(pids)
 
 
-def test_ctrl_c_prints_the_score_and_the_resume_command_and_ends_the_engines(tmp_path, pids):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_prints_the_score_and_the_resume_command_and_ends_the_engines(sig, tmp_path, pids):
     folder = tmp_path / "series"
     slow = engine("none", tmp_path / "state", "--delay", "0.05")
     process = referee(folder, "--engine", slow, "ref", "--games", "4", "--time-limit", "3")
     wait_for_games(folder, 1)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(sig)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert "of 4 games (stopped early)" in out
