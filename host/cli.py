@@ -416,8 +416,13 @@ def _series(
     limit = f"{args.time_limit:g} s per answer" if args.time_limit else "none"
     event = f"trax match {series_log.directory}" if series_log is not None else "trax match"
 
+    def side(letter: str, label: str, player: Player) -> str:
+        if isinstance(player, EnginePlayer):  # the in-process engine: its budget too
+            return f"{letter} = {label} ({player.chooser.describe()} per move)"
+        return f"{letter} = {label}"
+
     def header(number: int, a_colour: Colour) -> dict[str, str]:
-        a_side, b_side = f"A = {a_label}", f"B = {b_label}"
+        a_side, b_side = side("A", a_label, a), side("B", b_label, b)
         white, black = (a_side, b_side) if a_colour is Colour.WHITE else (b_side, a_side)
         now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         lines = {
