@@ -31,7 +31,7 @@ from .notation import Move
 from .position import Position, Turn
 from .render import render
 from .tiles import Colour
-from .transport import LinkError, MalformedLineError, Transport
+from .transport import MAX_STRAY, LinkError, MalformedLineError, Transport
 
 if TYPE_CHECKING:
     from .gamelog import GameRecord
@@ -142,12 +142,22 @@ class ProtocolPlayer(Player):
         self._stray: list[bytes] = []
 
     def take_stray(self) -> list[bytes]:
-        stray, self._stray = self._stray + self.transport.take_stray(), []
+        self._keep(self.transport.take_stray())
+        stray, self._stray = self._stray, []
         return stray
+
+    def _keep(self, lines: list[bytes]) -> None:
+        """Keep stray ``lines`` for the log, at most ``MAX_STRAY`` (the last one says how many
+        more there were)."""
+        room = MAX_STRAY - len(self._stray)
+        if room > 0:
+            self._stray.extend(lines[:room])
+        if len(lines) > max(room, 0):
+            self._stray[MAX_STRAY:] = [b"[more lines]"]
 
     def team_code(self, timeout: float | None) -> str:
         start = time.monotonic()
-        self._stray += self.transport.take_stray()
+        self._keep(self.transport.take_stray())
         self.transport.send_line("-T")
         return self.transport.read_line(_remaining(start, timeout))
 
@@ -161,15 +171,15 @@ class ProtocolPlayer(Player):
             try:
                 line = self.transport.read_line(_remaining(start, timeout))
             except MalformedLineError as error:
-                self._stray.append(error.raw)
+                self._keep([error.raw])
                 continue
             if TEAM_CODE.match(line):
                 return
-            self._stray.append(line.encode("ascii"))
+            self._keep([line.encode("ascii")])
 
     def new_game(self, colour: Colour) -> None:
         self.colour = colour
-        self._stray += self.transport.take_stray()  # between games: kept for the log, ignored
+        self._keep(self.transport.take_stray())  # between games: kept for the log, ignored
         self.transport.send_line("-W" if colour is Colour.WHITE else "-B")
 
     def game_over(self, result: GameRecord) -> None:
@@ -177,9 +187,9 @@ class ProtocolPlayer(Player):
         out-of-turn output of this game."""
         if result.reason == "timeout" and result.loser is self.colour and self.settle > 0:
             try:
-                self._stray.append(self.transport.read_line(self.settle).encode("ascii"))
+                self._keep([self.transport.read_line(self.settle).encode("ascii")])
             except MalformedLineError as error:
-                self._stray.append(error.raw)
+                self._keep([error.raw])
             except LinkError:
                 pass
 
@@ -204,12 +214,12 @@ class ProtocolPlayer(Player):
             except LinkError as error:
                 raise PlayerStartError(f"{self.name} cannot be restarted: {error}") from None
         else:
-            self._stray += self.transport.take_stray()
+            self._keep(self.transport.take_stray())
         try:
             self.wait_ready(self.startup)
         except LinkError as error:
             raise PlayerStartError(f"{self.name} did not answer -T: {error}") from None
-        self._stray += self.transport.take_stray()
+        self._keep(self.transport.take_stray())
 
     def close(self) -> None:
         self.transport.close()

@@ -107,3 +107,17 @@ def test_a_program_is_restarted_after_its_fault():
         assert started[0].closed and started[0].process.returncode is not None
     finally:
         player.close()
+
+
+def test_stray_output_kept_for_the_log_is_bounded():
+    from trax_fpga.host.players import ProtocolPlayer
+    from trax_fpga.host.transport import MAX_STRAY, Garbage, ScriptedTransport
+
+    mock = ScriptedTransport("chatty").expect("-W").expect("-W").expect("-W")
+    player = ProtocolPlayer(mock, "chatty")
+    for _ in range(3):  # a flood before each of three games, each more than is kept
+        mock.push(Garbage(b"hello\n" * (MAX_STRAY + 5)))
+        player.new_game(Colour.WHITE)
+    stray = player.take_stray()
+    assert len(stray) == MAX_STRAY + 1 and stray[-1] == b"[more lines]"
+    assert player.take_stray() == []
