@@ -192,7 +192,9 @@ class Referee:
                         colour, "malformed", f"{player.name}: {error}", show_output([line.encode()])
                     ) from None
                 except IllegalMoveError as error:
-                    raise _LossError(colour, "illegal", f"{player.name}: {error}", line) from None
+                    raise _LossError(
+                        colour, "illegal", f"{player.name}: {error}", show_output([line.encode()])
+                    ) from None
                 moves.append(line)
                 times.append(elapsed)
                 if game_log is not None:

@@ -82,6 +82,7 @@ def test_an_illegal_move_loses():
     assert (record.winner, record.reason) == (Colour.BLACK, "illegal")
     assert "illegal move C1+: not adjacent to any tile" in record.detail
     assert record.moves == ["@0/", "A2\\"]
+    assert record.offending == "'C1+'"
 
 
 def test_an_illegal_first_move_loses():
