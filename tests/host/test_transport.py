@@ -3,6 +3,7 @@
 import os
 import sys
 import threading
+import time
 
 import pytest
 
@@ -235,3 +236,16 @@ def test_a_programs_stderr_goes_to_a_bounded_file(tmp_path):
     assert text.startswith("e" * 1000) and text.endswith(
         "[trax: 99000 more bytes of standard error dropped]\n"
     )
+
+
+def test_stray_output_on_a_serial_port_is_taken_before_a_request():
+    with SerialTransport("loop://", baud=19200) as link:  # what is sent comes back
+        link.send_line("@0+")
+        link.send_line("A1/")
+        deadline = time.monotonic() + 5
+        stray = []
+        while len(stray) < 2 and time.monotonic() < deadline:
+            stray += link.take_stray()
+        assert stray == [b"@0+", b"A1/"]
+        link.send_line("B2\\")
+        assert link.read_line(0.5) == "B2\\"
