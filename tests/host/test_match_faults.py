@@ -308,3 +308,13 @@ def test_engines_run_in_their_own_session(tmp_path, pids, capsys):
     assert status == 0
     (entry,) = pids.glob("pgid-*")
     assert int(entry.name.split("-")[1]) != os.getpgid(0)
+
+
+def test_an_older_series_without_its_settings_resumes_with_its_players(tmp_path, capsys):
+    folder = tmp_path / "series"
+    argv = ["match", "ref", "--engine", engine("none", tmp_path / "state"), "--nodes", "200"]
+    assert main([*argv, "--games", "1", "--log-dir", str(folder)]) == 0
+    (folder / "series.json").unlink()  # as a series started before the settings were kept
+    assert main(["match", "--resume", str(folder), "--nodes", "200", "--games", "2"]) == 0
+    assert "2 of 2 games (complete)" in capsys.readouterr().out
+    assert [r.number for r in results(folder)] == [1, 2]
