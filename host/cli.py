@@ -8,7 +8,13 @@ exits with 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
 import logging
+import os
+import shlex
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,11 +22,11 @@ from pathlib import Path
 from .. import __version__
 from .engine import DEFAULT_NODES, EngineSession, MoveChooser
 from .errors import TraxError
-from .gamelog import SeriesLog
+from .gamelog import RESULTS, SeriesLog
 from .judge import judge_game, judge_lines
 from .players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
 from .position import Position, Variant
-from .referee import Progress, Referee, run_series
+from .referee import Referee, run_series
 from .render import ASCII, UNICODE, render
 from .tiles import Colour
 from .transport import (
@@ -171,14 +177,20 @@ def cmd_engine(args: argparse.Namespace) -> int:
     """Play as the reference engine in the contest protocol on stdin/stdout (or over TCP).
 
     Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
-    a move; ignores empty lines; any other line (noise, an illegal or untimely move) is reported on
-    standard error and ignored. Ends at the end of its input.
+    a move; ignores empty lines; any other line (noise, an illegal or untimely move, a move with
+    spaces around it) is reported on standard error and ignored. Ends at the end of its input
+    (which may be a file or /dev/null); a closed standard input or output ends it with one line
+    on standard error and exit status 1.
     """
-    session = EngineSession(_chooser(args), team=args.team)
-    if args.connect:
-        transport = TcpTransport.connect(*args.connect, max_line=64)
-    else:
-        transport = StdioTransport(max_line=64)
+    session = EngineSession(_chooser(args), team=args.team, seed=args.seed)
+    try:
+        if args.connect:
+            transport = TcpTransport.connect(*args.connect, max_line=64)
+        else:
+            transport = StdioTransport(max_line=64)
+    except DisconnectedError as error:
+        print(f"trax: {error}; the engine stops", file=sys.stderr)
+        return 1
     with transport:
         while True:
             try:
@@ -193,7 +205,18 @@ def cmd_engine(args: argparse.Namespace) -> int:
                 try:
                     transport.send_line(answer)
                 except DisconnectedError:
-                    return 0
+                    _silence_stdout()
+                    print("trax: the output was closed; the engine stops", file=sys.stderr)
+                    return 1
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's exit does not flush into a closed
+    pipe (and print a second error)."""
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 def _position_to_search(args: argparse.Namespace) -> Position:
@@ -288,35 +311,89 @@ class _AddPlayer(argparse.Action):
 #: simulated board (``trax sim``) builds its Verilator model on its first run, for minutes.
 STARTUP_TIMEOUT = 600.0
 PLAYER_KINDS = "ref, human, engine:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+#: The options of `trax match` that shape its games, recorded with a series (and their defaults).
+MATCH_OPTIONS = {
+    "games": 2,
+    "time_limit": 1.0,
+    "team_codes": False,
+    "max_plies": None,
+    "nodes": None,
+    "time": None,
+    "seed": None,
+}
+#: Games in a row a player may lose its link (crash, closed output) before the match stops.
+MAX_FAULTS = 3
 
 
-def open_player(spec: str, args: argparse.Namespace) -> Player:
-    """The player a match spec names (see ``PLAYER_KINDS``)."""
+def open_player(
+    spec: str, args: argparse.Namespace, label: str = "A", log_dir: Path | None = None
+) -> Player:
+    """The player a match spec names (see ``PLAYER_KINDS``); ``label`` (A or B) names its
+    standard error file in ``log_dir``. A program is restarted after its faults."""
     kind, _, value = spec.partition(":")
+    startup = getattr(args, "startup", STARTUP_TIMEOUT)
+    limit = getattr(args, "time_limit", 0) or 1.0
     if kind == "ref" and not value:
         return EnginePlayer(_chooser(args), name="ref")
     if kind == "human" and not value:
         return HumanPlayer()
     if kind == "engine" and value:
-        player = ProtocolPlayer(ProcessTransport(value), name=Path(value.split()[0]).name)
+        seed = getattr(args, "seed", None)
+        command = value.replace("{seed}", str(0 if seed is None else seed))
+        verbose = getattr(args, "verbose", 0) > 0
+        if log_dir is not None:
+            stderr = log_dir / f"{label}.stderr"
+        else:
+            stderr = None if verbose else subprocess.DEVNULL
+
+        def start() -> ProcessTransport:
+            return ProcessTransport(command, stderr=stderr, echo=verbose)
+
+        player = ProtocolPlayer(
+            start(), name=_program_name(command), settle=limit, restart=start, startup=startup
+        )
         try:
-            player.wait_ready(getattr(args, "startup", STARTUP_TIMEOUT))
+            player.wait_ready(startup)
         except LinkError as error:
             player.close()
             raise TraxError(f"the program {value!r} did not answer -T: {error}") from None
         return player
     if kind == "port" and value:
-        return ProtocolPlayer(SerialTransport(value, args.baud), name="board")
+        return ProtocolPlayer(
+            SerialTransport(value, args.baud), name="board", settle=limit, startup=startup
+        )
     if kind == "tcp" and value:
         try:
             host, port = _host_port(value)
         except argparse.ArgumentTypeError as error:
             raise TraxError(str(error)) from None
-        return ProtocolPlayer(TcpTransport.connect(host, port), name="tcp")
+
+        def connect() -> TcpTransport:
+            return TcpTransport.connect(host, port)
+
+        return ProtocolPlayer(connect(), "tcp", settle=limit, restart=connect, startup=startup)
     if kind == "listen" and value.isdigit():
-        print(f"trax: waiting for a player to connect to port {value}", file=sys.stderr)
-        return ProtocolPlayer(TcpTransport.listen(int(value)), name="tcp")
+
+        def listen() -> TcpTransport:
+            print(f"trax: waiting for a player to connect to port {value}", file=sys.stderr)
+            return TcpTransport.listen(int(value), timeout=startup)
+
+        return ProtocolPlayer(listen(), "tcp", settle=limit, restart=listen, startup=startup)
     raise TraxError(f"unknown player {spec!r} (expected one of: {PLAYER_KINDS})")
+
+
+def _program_name(command: str) -> str:
+    """A short name for a program: its file name (``trax`` for ``trax engine ...``, the script's
+    for ``python script.py``)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    if not argv:
+        return "engine"
+    if Path(argv[0]).name.startswith("python") and len(argv) > 1 and argv[1].endswith(".py"):
+        return Path(argv[1]).name
+    return Path(argv[0]).name
 
 
 def _referee(args: argparse.Namespace) -> Referee:
@@ -328,51 +405,162 @@ def _referee(args: argparse.Namespace) -> Referee:
     )
 
 
-def _series(args, a: Player, b: Player, a_label: str, b_label: str, series_log) -> int:
+def _labels(a_spec: str, b_spec: str) -> tuple[str, str]:
+    """The players' labels in tables and logs: their specs, told apart when they are equal."""
+    if a_spec == b_spec:
+        return f"{a_spec} (A)", f"{b_spec} (B)"
+    return a_spec, b_spec
+
+
+def _series(
+    args, a: Player, b: Player, a_label: str, b_label: str, series_log, resume_hint: str = ""
+) -> int:
     if a.name == b.name:
         a.name, b.name = f"{a.name}1", f"{b.name}2"
+    limit = f"{args.time_limit:g} s per answer" if args.time_limit else "none"
+    event = f"trax match {series_log.directory}" if series_log is not None else "trax match"
+
+    def side(letter: str, label: str, player: Player) -> str:
+        if isinstance(player, EnginePlayer):  # the in-process engine: its budget too
+            return f"{letter} = {label} ({player.chooser.describe()} per move)"
+        return f"{letter} = {label}"
+
+    def header(number: int, a_colour: Colour) -> dict[str, str]:
+        a_side, b_side = side("A", a_label, a), side("B", b_label, b)
+        white, black = (a_side, b_side) if a_colour is Colour.WHITE else (b_side, a_side)
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        lines = {
+            "event": event,
+            "game": f"{number} of {args.games}",
+            "date": now,
+            "white": white,
+            "black": black,
+            "time control": limit,
+        }
+        if getattr(args, "seed", None) is not None:
+            lines["seed"] = str(args.seed)
+        return lines
+
+    def report(text: str) -> None:
+        print(text, flush=True)
+
     summary = run_series(
         a,
         b,
         args.games,
         _referee(args),
         series_log,
-        Progress(args.games),
         a_label=a_label,
         b_label=b_label,
+        seed=getattr(args, "seed", None),
+        max_faults=MAX_FAULTS,
+        header=header,
+        report=report,
     )
     print(summary.table())
-    if not summary.complete:
-        where = f" --resume {series_log.directory}" if series_log is not None else ""
-        print(
-            f"trax: the series stopped early; continue it with trax match{where}", file=sys.stderr
-        )
-        return 1
-    return 0
+    if summary.complete:
+        return 0
+    if series_log is not None and not series_log.finished:
+        series_log.discard()
+        resume = "run the command again"
+    else:
+        resume = f"continue with: trax match --resume {resume_hint}" if resume_hint else ""
+    if summary.interrupted:
+        print(f"trax: interrupted; {summary.score_line()}", file=sys.stderr)
+        if resume:
+            print(f"trax: {resume}", file=sys.stderr)
+        return 130
+    print(
+        f"trax: error: the series stopped early: {summary.stopped}"
+        + (f"; {resume}" if resume else ""),
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _match_settings(args: argparse.Namespace, recorded: dict | None, where: str) -> dict:
+    """The options of a match: those given, else those the series was started with (when
+    resuming), else the defaults. An option given that contradicts the recorded one is an error,
+    except ``--games``, which may lengthen or shorten the series."""
+    options = dict(MATCH_OPTIONS)
+    old = (recorded or {}).get("options", {})
+    options.update({key: old[key] for key in MATCH_OPTIONS if key in old})
+    for key in MATCH_OPTIONS:
+        given = getattr(args, key)
+        if given is None:
+            continue
+        if recorded is not None and key != "games" and key in old and given != old[key]:
+            option = "--" + key.replace("_", "-")
+            raise TraxError(
+                f"{option} {given} contradicts the series in {where}, started with "
+                f"{old[key]}: drop it to continue the series as started"
+            )
+        options[key] = given
+    if options["nodes"] is not None and options["time"] is not None:
+        raise TraxError("give --nodes or --time, not both")
+    return options
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    """Referee a series between two players, logging every game as it is played."""
-    specs = args.players or []
-    if len(specs) != 2:
-        raise TraxError(f"a match needs two players, not {len(specs)}: {specs} ({PLAYER_KINDS})")
+    """Referee a series between two players, logging every game as it is played.
+
+    Exit status: 0 when every game was played, 1 on an error or when the series stopped early
+    (a player that cannot be restarted), 2 for bad arguments, 130 on Ctrl-C.
+    """
+    specs = list(args.players or [])
     log_dir = args.log_dir
     if isinstance(args.resume, str):
         log_dir = args.resume
+    elif args.resume and not log_dir:
+        raise TraxError("--resume needs the series' directory (--resume DIR)")
+    recorded = None
+    if args.resume:
+        directory = Path(log_dir)
+        if not (directory / RESULTS).exists():
+            raise TraxError(f"no series to resume in {directory}")
+        recorded = SeriesLog.read_settings(directory) or {}
+        if not specs:
+            specs = list(recorded.get("players") or SeriesLog.read_players(directory))
+    if len(specs) != 2:
+        raise TraxError(f"a match needs two players, not {len(specs)}: {specs} ({PLAYER_KINDS})")
+    options = _match_settings(args, recorded, str(log_dir))
+    for key, value in options.items():
+        setattr(args, key, value)
     series_log = None
     if log_dir != "":
         if log_dir is None:
             log_dir = time.strftime("matches/%Y%m%d-%H%M%S")
-        series_log = SeriesLog(log_dir, specs[0], specs[1], resume=bool(args.resume))
+        settings = {"players": specs, "options": options}
+        series_log = SeriesLog(log_dir, specs[0], specs[1], args.resume, settings)
+        if series_log.finished and len(series_log.finished) > args.games:
+            raise TraxError(
+                f"{log_dir} holds {len(series_log.finished)} finished games, more than --games"
+            )
+        series_log.save_settings({**series_log.settings, "players": specs, "options": options})
         print(f"trax: logging the games in {series_log.directory}", file=sys.stderr)
     players: list[Player] = []
+    previous = signal.getsignal(signal.SIGTERM)
+    with contextlib.suppress(ValueError):  # SIGTERM ends the match as Ctrl-C does (main thread)
+        signal.signal(signal.SIGTERM, _interrupt)
+    started = False
     try:
-        for spec in specs:
-            players.append(open_player(spec, args))
-        return _series(args, players[0], players[1], specs[0], specs[1], series_log)
+        for label, spec in zip("AB", specs, strict=True):
+            players.append(open_player(spec, args, label, series_log and series_log.directory))
+        started = True
+        a_label, b_label = _labels(*specs)
+        hint = str(series_log.directory) if series_log is not None else ""
+        return _series(args, players[0], players[1], a_label, b_label, series_log, hint)
     finally:
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGTERM, previous)
         for player in players:
             player.close()
+        if not started and series_log is not None:
+            series_log.discard()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Player:
@@ -537,17 +725,27 @@ def build_parser() -> argparse.ArgumentParser:
             "--time", type=float, default=None, help="or a time budget per move, in seconds"
         )
 
-    def add_referee(p: argparse.ArgumentParser, games: int) -> None:
-        p.add_argument("--games", type=_positive, default=games, help=f"games (default {games})")
+    def add_referee(p: argparse.ArgumentParser, games: int, recorded: bool = False) -> None:
+        # A match records these options with its series: their defaults are applied later, so
+        # that an option given when resuming can be told from one left out.
+        def default(value):
+            return None if recorded else value
+
+        p.add_argument(
+            "--games", type=_positive, default=default(games), help=f"games (default {games})"
+        )
         p.add_argument(
             "--time-limit",
             type=_seconds,
-            default=1.0,
+            default=default(1.0),
             metavar="S",
             help="seconds allowed per answer, 0 for none (default 1)",
         )
         p.add_argument(
-            "--team-codes", action="store_true", help="ask each player its code with -T first"
+            "--team-codes",
+            action="store_true",
+            default=default(False),
+            help="ask each player its code with -T first",
         )
         p.add_argument(
             "--startup",
@@ -564,6 +762,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
     add_budget(p)
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="vary the first plies of each game among near-equal moves, the same way for the "
+        "same seed (default: no variation)",
+    )
     p.add_argument("--team", default="RF", help="the code answered to -T (default RF)")
     p.add_argument(
         "--connect", type=_host_port, metavar="HOST:PORT", help="play over TCP, not stdin/stdout"
@@ -630,8 +835,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PORT",
         help="wait for a player to connect on this TCP port (as the contests did)",
     )
-    add_referee(p, games=2)
+    add_referee(p, games=2, recorded=True)
     add_budget(p)
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="vary the openings: reseeds ref before each pair of games (both colours play the "
+        "same opening) and replaces {seed} in engine commands (default: no variation)",
+    )
     p.add_argument(
         "--log-dir",
         default=None,
@@ -644,7 +856,8 @@ def build_parser() -> argparse.ArgumentParser:
         const=True,
         default=False,
         metavar="DIR",
-        help="continue the series in DIR (or --log-dir), skipping finished games",
+        help="continue the series in DIR (or --log-dir) as it was started: its players, games "
+        "and options are read from DIR; finished games are kept",
     )
 
     p = add("play", cmd_play, "play the board at the terminal")

@@ -21,6 +21,7 @@ What the session does with each line it receives:
 from __future__ import annotations
 
 import logging
+import random
 import time
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,10 @@ DEFAULT_NODES = 4_000
 _MIN_NODES = 50
 _START_RATE = 20_000.0  # nodes per second assumed before the first measurement
 _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of its speed
+#: With a seed, the first plies of a game vary among moves this close to the best one, judged by
+#: the static evaluation after the move (the search's own root ranking).
+VARIED_PLIES = 4
+VARIED_MARGIN = 8
 
 
 class MoveChooser:
@@ -49,9 +54,15 @@ class MoveChooser:
 
     With ``time``, the node budget of each move is the time times the speed measured on the
     previous moves (halved for safety), so moves are deterministic only with ``nodes``.
+
+    ``random`` (None: always the search's move) varies the first ``VARIED_PLIES`` plies of a
+    game among the moves whose evaluation is within ``VARIED_MARGIN`` of the best one, so that
+    games differ from seed to seed and repeat for one seed.
     """
 
-    def __init__(self, nodes: int | None = None, time: float | None = None) -> None:
+    def __init__(
+        self, nodes: int | None = None, time: float | None = None, seed: int | str | None = None
+    ) -> None:
         if nodes is not None and time is not None:
             raise ValueError("give a node budget or a time budget, not both")
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
@@ -61,6 +72,7 @@ class MoveChooser:
         self.nodes = DEFAULT_NODES if nodes is None and time is None else nodes
         self.time = time
         self.rate = _START_RATE
+        self.random = None if seed is None else random.Random(seed)
 
     def budget(self) -> int:
         """The node budget of the next move."""
@@ -86,7 +98,32 @@ class MoveChooser:
             result.nodes,
             elapsed,
         )
+        if self.random is not None and position.ply < VARIED_PLIES:
+            return self._vary(position, result)
         return result
+
+    def _vary(self, position: Position, result: SearchResult) -> SearchResult:
+        """The search's result with its move replaced by a random near-equal one."""
+        import dataclasses
+
+        from .evaluate import evaluate
+
+        scored = []
+        for move in position.legal_moves():
+            turn = position.play(move)
+            try:
+                if turn.outcome is not None:  # a move that ends the game is never varied
+                    return result
+                scored.append((-evaluate(position), move))
+            finally:
+                position.pop()
+        best = max(score for score, _ in scored)
+        near = [move for score, move in scored if score >= best - VARIED_MARGIN]
+        if result.move not in near:
+            near.append(result.move)
+        move = self.random.choice(near)
+        log.info("varied opening: %s among %d near-equal moves", move, len(near))
+        return dataclasses.replace(result, move=move, pv=(move,))
 
     def describe(self) -> str:
         return f"{self.nodes} nodes" if self.nodes is not None else f"{self.time:g} s"
@@ -95,20 +132,30 @@ class MoveChooser:
 class EngineSession:
     """The player's side of the contest protocol (see the module's docstring for each line)."""
 
-    def __init__(self, chooser: MoveChooser | None = None, team: str = "RF") -> None:
+    def __init__(
+        self, chooser: MoveChooser | None = None, team: str = "RF", seed: int | None = None
+    ) -> None:
         self.chooser = chooser or MoveChooser()
         self.team = team
+        self.seed = seed
+        self.games = 0
         self.position: Position | None = None
         self.colour: Colour | None = None
 
     def handle(self, line: str) -> str | None:
-        """The answer to one received line (without its terminator), or None."""
-        line = line.strip()
-        if not line:
+        """The answer to one received line (without its terminator), or None.
+
+        Lines are taken exactly as the referee takes answers (:meth:`.Move.parse`, no spaces
+        around a move or a command), so a line one side refuses the other refuses too.
+        """
+        if not line.strip():
             return None
         if line == "-T":
             return self.team
         if line in ("-W", "-B"):
+            self.games += 1
+            if self.seed is not None:
+                self.chooser.random = random.Random(f"{self.seed}:{self.games}")
             self.position = Position()
             self.colour = Colour.WHITE if line == "-W" else Colour.BLACK
             log.info("new game as %s", self.colour.word)

@@ -5,14 +5,24 @@ then is asked for each answer (:meth:`Player.answer`: it receives the opponent's
 for white's first move, and returns the line it answers, unjudged). Failures of the link raise
 :class:`.transport.LinkError`; a person giving up raises :class:`ResignedError`. The referee judges
 every answer; players never see the verdict except through :meth:`Player.game_over`.
+
+A :class:`ProtocolPlayer` matches answers to requests: output that arrives while the referee is not
+waiting for it is *out of turn*. During a game (after its ``-W``/``-B``) it raises
+:class:`OutOfTurnError` when the player is next asked, before anything is sent; between games it
+is only kept. :meth:`Player.take_stray` hands what was kept to the referee's log. After a fault,
+:meth:`Player.recover` restarts the program (where the referee started it) or drains the link,
+and checks the player with ``-T``; a player that cannot be made ready raises
+:class:`PlayerStartError`.
 """
 
 from __future__ import annotations
 
 import abc
-import contextlib
+import random
+import re
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from .engine import MoveChooser
@@ -21,16 +31,46 @@ from .notation import Move
 from .position import Position, Turn
 from .render import render
 from .tiles import Colour
-from .transport import LinkError, Transport
+from .transport import MAX_STRAY, LinkError, MalformedLineError, Transport
 
 if TYPE_CHECKING:
     from .gamelog import GameRecord
 
-__all__ = ["EnginePlayer", "HumanPlayer", "Player", "ProtocolPlayer", "ResignedError"]
+__all__ = [
+    "EnginePlayer",
+    "HumanPlayer",
+    "OutOfTurnError",
+    "Player",
+    "PlayerStartError",
+    "ProtocolPlayer",
+    "ResignedError",
+    "show_output",
+]
+
+#: What an answer to ``-T`` looks like (the contests' codes are two characters).
+TEAM_CODE = re.compile(r"^[A-Za-z0-9_]{1,8}$")
 
 
 class ResignedError(TraxError):
     """The player gave up (a person typing ``resign``, or the end of their input)."""
+
+
+class OutOfTurnError(LinkError):
+    """The player sent output during a game while nobody was waiting for it."""
+
+    def __init__(self, name: str, lines: list[bytes]) -> None:
+        self.lines = lines
+        super().__init__(f"{name}: output out of turn: {show_output(lines)}")
+
+
+class PlayerStartError(TraxError):
+    """A player cannot be started or made ready again: the match cannot go on."""
+
+
+def show_output(lines: list[bytes], limit: int = 120) -> str:
+    """Lines a player sent, for a log: each as a quoted string, cut after ``limit`` characters."""
+    text = " ".join(repr(line.decode("ascii", "backslashreplace")) for line in lines)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Player(abc.ABC):
@@ -56,6 +96,19 @@ class Player(abc.ABC):
     def game_over(self, result: GameRecord) -> None:  # noqa: B027 (optional hook)
         """The referee's verdict; nothing is sent to protocol players."""
 
+    def take_stray(self) -> list[bytes]:
+        """Output received out of turn and not yet reported (see the module's docstring)."""
+        return []
+
+    def recover(self) -> None:  # noqa: B027 (optional hook)
+        """Get ready for the next game after a fault of this player (see :class:`ProtocolPlayer`).
+
+        Raises :class:`PlayerStartError` if the player cannot be made ready.
+        """
+
+    def reseed(self, seed: str | None) -> None:  # noqa: B027 (optional hook)
+        """Vary the openings of the next game by ``seed`` (None: the player's own default)."""
+
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release the player's resources."""
 
@@ -64,44 +117,109 @@ class Player(abc.ABC):
 
 
 class ProtocolPlayer(Player):
-    """A board or program that speaks the contest protocol over ``transport``."""
+    """A board or program that speaks the contest protocol over ``transport``.
 
-    def __init__(self, transport: Transport, name: str | None = None, settle: float = 1.0) -> None:
+    ``restart`` (None if the player cannot be restarted, e.g. a board) gives a fresh transport to
+    a newly started program; ``startup`` is the time it may take to answer ``-T``. ``settle`` is
+    how long to wait, after a game lost by timeout, for the late answer (kept as out-of-turn
+    output of that game).
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        name: str | None = None,
+        settle: float = 1.0,
+        restart: Callable[[], Transport] | None = None,
+        startup: float = 10.0,
+    ) -> None:
         super().__init__(name or transport.name)
         self.transport = transport
         self.settle = settle
+        self.restart = restart
+        self.startup = startup
         self.colour: Colour | None = None
+        self._stray: list[bytes] = []
+
+    def take_stray(self) -> list[bytes]:
+        self._keep(self.transport.take_stray())
+        stray, self._stray = self._stray, []
+        return stray
+
+    def _keep(self, lines: list[bytes]) -> None:
+        """Keep stray ``lines`` for the log, at most ``MAX_STRAY`` (the last one says how many
+        more there were)."""
+        room = MAX_STRAY - len(self._stray)
+        if room > 0:
+            self._stray.extend(lines[:room])
+        if len(lines) > max(room, 0):
+            self._stray[MAX_STRAY:] = [b"[more lines]"]
 
     def team_code(self, timeout: float | None) -> str:
         start = time.monotonic()
-        self.transport.discard_input()
+        self._keep(self.transport.take_stray())
         self.transport.send_line("-T")
         return self.transport.read_line(_remaining(start, timeout))
 
     def wait_ready(self, timeout: float) -> None:
-        """Send ``-T`` and wait up to ``timeout`` s for any answer, so that a program's start-up
-        time is not charged to its first move (contest players start before the referee)."""
+        """Send ``-T`` and wait up to ``timeout`` s for an answer that looks like a team code, so
+        that a program's start-up time is not charged to its first move (contest players start
+        before the referee). Other lines before it (a banner, a late move) are kept as stray."""
+        start = time.monotonic()
         self.transport.send_line("-T")
-        self.transport.read_line(timeout)
+        while True:
+            try:
+                line = self.transport.read_line(_remaining(start, timeout))
+            except MalformedLineError as error:
+                self._keep([error.raw])
+                continue
+            if TEAM_CODE.match(line):
+                return
+            self._keep([line.encode("ascii")])
 
     def new_game(self, colour: Colour) -> None:
         self.colour = colour
-        self.transport.discard_input()  # a late answer to the previous game is no answer here
+        self._keep(self.transport.take_stray())  # between games: kept for the log, ignored
         self.transport.send_line("-W" if colour is Colour.WHITE else "-B")
 
     def game_over(self, result: GameRecord) -> None:
-        """After losing by timeout, wait up to ``settle`` s for the late answer and drop it, so
-        that it is not taken for the answer to the next game's first line."""
+        """After losing by timeout, wait up to ``settle`` s for the late answer and keep it as
+        out-of-turn output of this game."""
         if result.reason == "timeout" and result.loser is self.colour and self.settle > 0:
-            with contextlib.suppress(LinkError):
-                self.transport.read_line(self.settle)
-            self.transport.discard_input()
+            try:
+                self._keep([self.transport.read_line(self.settle).encode("ascii")])
+            except MalformedLineError as error:
+                self._keep([error.raw])
+            except LinkError:
+                pass
 
     def answer(self, move: str | None, timeout: float | None) -> str:
+        """Send ``move`` and read the answer; anything that came before the request is out of
+        turn (white's first request is the ``-W`` that :meth:`new_game` sent)."""
         start = time.monotonic()
         if move is not None:
+            stray = self.transport.take_stray()
+            if stray:
+                raise OutOfTurnError(self.name, stray)
             self.transport.send_line(move)
         return self.transport.read_line(_remaining(start, timeout))
+
+    def recover(self) -> None:
+        """Restart the program (ending the old one's whole process group), or, for a link that
+        cannot be restarted, drop what waits on it; then check the player answers ``-T``."""
+        if self.restart is not None:
+            self.transport.abort()
+            try:
+                self.transport = self.restart()
+            except LinkError as error:
+                raise PlayerStartError(f"{self.name} cannot be restarted: {error}") from None
+        else:
+            self._keep(self.transport.take_stray())
+        try:
+            self.wait_ready(self.startup)
+        except LinkError as error:
+            raise PlayerStartError(f"{self.name} did not answer -T: {error}") from None
+        self._keep(self.transport.take_stray())
 
     def close(self) -> None:
         self.transport.close()
@@ -118,6 +236,9 @@ class EnginePlayer(Player):
         super().__init__(name)
         self.chooser = chooser or MoveChooser()
         self.position = Position()
+
+    def reseed(self, seed: str | None) -> None:
+        self.chooser.random = None if seed is None else random.Random(seed)
 
     def new_game(self, colour: Colour) -> None:
         self.position = Position()

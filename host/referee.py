@@ -7,18 +7,28 @@ as a person, have no limit). Every answer is judged with the reference engine; t
 a loop or line, or with a loss of the player who answered:
 
 - ``illegal``: a move the rules forbid;  ``malformed``: a line that is not a move (or a bad code);
-- ``timeout``: no answer in time;  ``disconnect``: the link was lost;  ``resign``: a person quit.
+- ``timeout``: no answer in time;  ``disconnect``: the link was lost (a crashed program: with its
+  exit status or signal);  ``resign``: a person quit;
+- ``out-of-turn``: output during the game while the referee was not waiting for that player (a
+  second answer, a move before the opponent's move was sent). It is found when the player is
+  next asked, before anything is sent to it. This follows the contests' rule that a malformed
+  or late answer loses at once, and what the public referee does with such a line (it reads it
+  as the next answer, which then loses). Output out of turn before a game's first request or
+  after its last move (a banner, a late answer after a timeout) costs nothing. All of it is
+  noted in the game's log and never read as an answer later.
 
 :func:`run_series` plays a series with colours alternating (player A is white in odd games), logs
-every game as it is played and records every finished game, stops at a disconnect, and skips the
-games already recorded when resuming.
+every game as it is played and records every finished game, and skips the games already recorded
+when resuming. A player whose game ended with its fault is made ready again before the next game
+(:meth:`.Player.recover`: a program is restarted); the series stops only when a player cannot be
+made ready, or lost its link ``max_faults`` games in a row, or on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import re
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -27,31 +37,42 @@ from typing import TextIO
 from .errors import IllegalMoveError, InvalidMoveError
 from .gamelog import GameLog, GameRecord, SeriesLog
 from .notation import Move
-from .players import Player, ResignedError
+from .players import (
+    TEAM_CODE,
+    OutOfTurnError,
+    Player,
+    PlayerStartError,
+    ResignedError,
+    show_output,
+)
 from .position import Position, Variant
 from .tiles import Colour
 from .transport import LineTimeoutError, LinkError, MalformedLineError
 
 __all__ = [
+    "FAULTS",
     "LOSS_REASONS",
     "Progress",
     "Referee",
     "SeriesSummary",
+    "elo",
     "run_series",
 ]
 
 log = logging.getLogger("trax.referee")
 
 #: Reasons a player loses other than the opponent's loop or line.
-LOSS_REASONS = ("illegal", "malformed", "timeout", "disconnect", "resign")
-_TEAM_CODE = re.compile(r"^[A-Za-z0-9_]{1,8}$")
+LOSS_REASONS = ("illegal", "malformed", "timeout", "disconnect", "out-of-turn", "resign")
+#: The losses after which the loser is made ready again (restarted) before its next game.
+FAULTS = ("illegal", "malformed", "timeout", "disconnect", "out-of-turn")
 
 
 class _LossError(Exception):
-    def __init__(self, colour: Colour, reason: str, detail: str) -> None:
+    def __init__(self, colour: Colour, reason: str, detail: str, offending: str = "") -> None:
         self.colour = colour
         self.reason = reason
         self.detail = detail
+        self.offending = offending
 
 
 def _link_reason(error: BaseException) -> str:
@@ -59,9 +80,21 @@ def _link_reason(error: BaseException) -> str:
         return "timeout"
     if isinstance(error, MalformedLineError):
         return "malformed"
+    if isinstance(error, OutOfTurnError):
+        return "out-of-turn"
     if isinstance(error, ResignedError):
         return "resign"
     return "disconnect"
+
+
+def _offending(error: BaseException) -> str:
+    if isinstance(error, MalformedLineError):
+        return show_output([error.raw])
+    if isinstance(error, OutOfTurnError):
+        return show_output(error.lines)
+    if isinstance(error, LineTimeoutError) and error.partial:
+        return show_output([error.partial])
+    return ""
 
 
 @dataclasses.dataclass
@@ -95,13 +128,16 @@ class Referee:
         except LineTimeoutError as error:
             got = f" (got {error.partial!r} so far)" if error.partial else ""
             detail = f"{player.name}: no answer within {limit:g} s{got}"
-            raise _LossError(colour, "timeout", detail) from None
+            raise _LossError(colour, "timeout", detail, _offending(error)) from None
         except (LinkError, ResignedError) as error:
-            raise _LossError(colour, _link_reason(error), str(error)) from None
+            raise _LossError(colour, _link_reason(error), str(error), _offending(error)) from None
         elapsed = time.monotonic() - start
         if limit is not None and elapsed > limit:
             raise _LossError(
-                colour, "timeout", f"{player.name} answered {line!r} after {elapsed:.3f} s"
+                colour,
+                "timeout",
+                f"{player.name} answered {line!r} after {elapsed:.3f} s",
+                show_output([line.encode("ascii")]),
             )
         return line, elapsed
 
@@ -119,18 +155,24 @@ class Referee:
         times: list[float] = []
         game_log: GameLog | None = None
         position = Position(self.variant)
+        notes = _stray_notes(players, "before the game")
         try:
             if self.ask_team:
                 for colour in (Colour.WHITE, Colour.BLACK):
                     player = players[colour]
                     code, _ = self._ask(player, colour, player.team_code)
-                    if not _TEAM_CODE.match(code):
+                    if not TEAM_CODE.match(code):
                         raise _LossError(
-                            colour, "malformed", f"{player.name} sent team code {code!r}"
+                            colour,
+                            "malformed",
+                            f"{player.name} sent team code {code!r}",
+                            show_output([code.encode("ascii")]),
                         )
                     names[colour] = code
             if open_log is not None:
                 game_log = open_log(names[Colour.WHITE], names[Colour.BLACK])
+                for note in notes:
+                    game_log.write_note(note)
             for colour in (Colour.BLACK, Colour.WHITE):
                 try:
                     players[colour].new_game(colour)
@@ -146,9 +188,13 @@ class Referee:
                 try:
                     position.play(Move.parse(line))
                 except InvalidMoveError as error:
-                    raise _LossError(colour, "malformed", f"{player.name}: {error}") from None
+                    raise _LossError(
+                        colour, "malformed", f"{player.name}: {error}", show_output([line.encode()])
+                    ) from None
                 except IllegalMoveError as error:
-                    raise _LossError(colour, "illegal", f"{player.name}: {error}") from None
+                    raise _LossError(
+                        colour, "illegal", f"{player.name}: {error}", show_output([line.encode()])
+                    ) from None
                 moves.append(line)
                 times.append(elapsed)
                 if game_log is not None:
@@ -183,13 +229,19 @@ class Referee:
                 moves,
                 times,
                 loss.detail,
+                loss.offending,
             )
-        finally:
+        except BaseException:  # Ctrl-C: the game is unfinished, its partial log stays
             if game_log is not None:
                 game_log.close()
+            raise
         log.info("game %d: %s", number, record.describe())
         for player in (white, black):
             player.game_over(record)
+        if game_log is not None:
+            for note in _stray_notes(players, "between its turns or after the game"):
+                game_log.write_note(note)
+            game_log.finish(record)
         return record
 
     @staticmethod
@@ -197,7 +249,58 @@ class Referee:
         return names[Colour.WHITE], names[Colour.BLACK]
 
 
+def _stray_notes(players: dict[Colour, Player], when: str) -> list[str]:
+    """The out-of-turn output each player sent, as notes for the game's log."""
+    notes = []
+    for colour in (Colour.WHITE, Colour.BLACK):
+        player = players[colour]
+        stray = player.take_stray()
+        if stray:
+            log.warning("%s sent out of turn %s: %s", player.name, when, show_output(stray))
+            notes.append(
+                f"out-of-turn output of {colour.word} ({player.name}) {when}: {show_output(stray)}"
+            )
+    return notes
+
+
 # --- series ------------------------------------------------------------------------------------
+
+
+def _phi_inverse(p: float) -> float:
+    """The normal quantile through the approximation of the inverse error function that
+    cutechess-cli uses (so that the margins printed are the same)."""
+    x = 2 * p - 1
+    a = 8 * (math.pi - 3) / (3 * math.pi * (4 - math.pi))
+    y = math.log(1 - x * x)
+    z = 2 / (math.pi * a) + y / 2
+    return math.sqrt(2) * math.copysign(math.sqrt(math.sqrt(z * z - y / a) - z), x)
+
+
+def elo(wins: int, losses: int, draws: int) -> tuple[float, float]:
+    """The Elo difference a score implies and its 95 % error margin, as cutechess-cli computes
+    them (``projects/lib/src/elo.cpp``): the mean score per game, its standard error, and the
+    half-width of the interval of Elo differences that the normal interval of the mean maps to.
+    A score of 0 or 1 gives an infinite difference; a margin that cannot be computed is NaN."""
+    games = wins + losses + draws
+    if games == 0:
+        return math.nan, math.nan
+    mu = (wins + draws / 2) / games
+
+    def diff(p: float) -> float:
+        if p <= 0:
+            return -math.inf
+        if p >= 1:
+            return math.inf
+        return -400 * math.log10(1 / p - 1) + 0.0  # no -0.0
+
+    deviation = (
+        wins / games * (1 - mu) ** 2 + losses / games * mu**2 + draws / games * (0.5 - mu) ** 2
+    )
+    stdev = math.sqrt(deviation) / math.sqrt(games)
+    z = _phi_inverse(0.975)
+    low, high = diff(mu - z * stdev), diff(mu + z * stdev)
+    margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.nan
+    return diff(mu), margin
 
 
 @dataclasses.dataclass
@@ -214,13 +317,19 @@ class _Tally:
 
 @dataclasses.dataclass
 class SeriesSummary:
-    """The games of a series (finished ones, in order) and whether it ran to the end."""
+    """The games of a series (finished ones, in order) and whether it ran to the end.
+
+    ``stopped`` says why a series that is not complete stopped (one line), ``interrupted`` that
+    it was Ctrl-C.
+    """
 
     a: str
     b: str
     games: int
     records: list[GameRecord]
     complete: bool
+    stopped: str = ""
+    interrupted: bool = False
 
     def tallies(self) -> tuple[_Tally, _Tally]:
         tally = {"a": _Tally(self.a), "b": _Tally(self.b)}
@@ -253,7 +362,7 @@ class SeriesSummary:
         for t in self.tallies():
             mean = f"{1000 * sum(t.times) / len(t.times):.1f}" if t.times else "-"
             top = f"{1000 * max(t.times):.1f}" if t.times else "-"
-            label = t.label if len(t.label) <= 40 else t.label[:39] + "…"
+            label = t.label
             rows.append(
                 (
                     label,
@@ -279,6 +388,18 @@ class SeriesSummary:
         status = "complete" if self.complete else "stopped early"
         lines.append(f"{played} of {self.games} games ({status})")
         return "\n".join(lines)
+
+    def score_line(self) -> str:
+        """The running score as cutechess-cli prints it: A's wins, losses and draws, A's score
+        per game, the games, and the Elo difference with its 95 % error margin."""
+        ta, _ = self.tallies()
+        games = ta.wins + ta.losses + ta.draws
+        share = (ta.wins + ta.draws / 2) / games if games else math.nan
+        diff, margin = elo(ta.wins, ta.losses, ta.draws)
+        return (
+            f"score of {self.a} vs {self.b}: {ta.wins} - {ta.losses} - {ta.draws} "
+            f"[{share:.3f}] {games}, Elo difference {diff:.1f} +/- {margin:.1f}"
+        )
 
 
 class Progress:
@@ -313,42 +434,95 @@ def run_series(
     progress: Progress | None = None,
     a_label: str | None = None,
     b_label: str | None = None,
+    *,
+    seed: int | None = None,
+    max_faults: int = 3,
+    header: Callable[[int, Colour], dict[str, str]] | None = None,
+    report: Callable[[str], None] | None = None,
 ) -> SeriesSummary:
     """Play games 1..``games`` (A white in odd games) skipping those ``series_log`` finished.
 
-    Stops after a game lost by disconnect (the link is gone: resume once it is back).
+    After a game lost by a fault (:data:`FAULTS`) the loser is made ready again
+    (:meth:`.Player.recover`) before the next game. The series stops early, with the reason in
+    :attr:`SeriesSummary.stopped`, when a player cannot be made ready or lost its link
+    ``max_faults`` games in a row; on Ctrl-C it returns what was played, ``interrupted``.
+
+    ``seed`` (None: none) reseeds the players before each game, the same seed for the two games
+    of a pair (games 1-2, 3-4, ...), so that each opening is played with both colours.
+    ``header(number, a_colour)`` gives the first lines of each game's log; ``report(text)`` is
+    told each game's result and the running score.
     """
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"number of games must be a positive integer, not {games!r}")
     finished = dict(series_log.finished) if series_log is not None else {}
     summary = SeriesSummary(a_label or a.name, b_label or b.name, games, [], True)
     progress = progress or Progress(games, enabled=False)
+    to_recover: list[Player] = []
+    lost_links = {id(a): 0, id(b): 0}
 
     def status() -> str:
         ta, tb = summary.tallies()
         return f"{summary.a} {ta.wins} - {tb.wins} {summary.b}"
 
-    for number in range(1, games + 1):
-        if number in finished:
-            summary.records.append(finished[number])
-            continue
-        progress.update(len(summary.records), status())
-        white, black = (a, b) if number % 2 == 1 else (b, a)
-        open_log = None
-        if series_log is not None:
+    try:
+        for number in range(1, games + 1):
+            if number in finished:
+                summary.records.append(finished[number])
+                continue
+            progress.update(len(summary.records), status())
+            try:
+                for player in to_recover:
+                    log.info("restarting %s after its fault", player.name)
+                    player.recover()
+            except PlayerStartError as error:
+                summary.complete = False
+                summary.stopped = str(error)
+                break
+            to_recover = []
+            white, black = (a, b) if number % 2 == 1 else (b, a)
+            for player in (a, b):
+                player.reseed(None if seed is None else f"{seed}:{(number + 1) // 2}")
+            open_log = None
+            if series_log is not None:
+                a_colour = Colour.WHITE if white is a else Colour.BLACK
+                lines = header(number, a_colour) if header is not None else None
 
-            def open_log(w: str, k: str, n: int = number) -> GameLog:
-                return series_log.game_log(n, w, k)
+                def open_log(w: str, k: str, n: int = number, h=lines) -> GameLog:
+                    return series_log.game_log(n, w, k, h)
 
-        record = referee.play_game(white, black, number, open_log)
-        if series_log is not None:
-            series_log.record(record)
-        summary.records.append(record)
-        if record.reason == "disconnect":
-            log.error("game %d: %s; stopping the series", number, record.describe())
-            summary.complete = False
-            break
+            record = referee.play_game(white, black, number, open_log)
+            if series_log is not None:
+                series_log.record(record)
+            summary.records.append(record)
+            if report is not None:
+                report(f"game {number} ({record.white} vs {record.black}): {record.describe()}")
+                report(summary.score_line())
+            if record.reason in FAULTS and record.loser is not None:
+                loser = white if record.loser is Colour.WHITE else black
+                to_recover.append(loser)
+                if record.reason == "disconnect":
+                    lost_links[id(loser)] += 1
+                    if lost_links[id(loser)] >= max_faults:
+                        summary.complete = False
+                        summary.stopped = (
+                            f"{loser.name} lost its link {max_faults} games in a row "
+                            f"(last: {record.detail})"
+                        )
+                        break
+                else:
+                    lost_links[id(loser)] = 0
+            for player in (white, black):
+                if player not in to_recover:
+                    lost_links[id(player)] = 0
+    except KeyboardInterrupt:
+        summary.complete = False
+        summary.interrupted = True
+        summary.stopped = "interrupted"
+        if series_log is not None:  # Ctrl-C may have come while a game was being recorded
+            summary.records = [series_log.finished[n] for n in sorted(series_log.finished)]
     summary.records.sort(key=lambda r: r.number)
+    if summary.complete and len(summary.records) < games:  # pragma: no cover (defensive)
+        summary.complete = False
     progress.update(len(summary.records), status())
     progress.close()
     return summary

@@ -12,6 +12,15 @@ way in LF, CR and CRLF all end a line, and empty lines are skipped (the protocol
 
 So a noisy line never crashes the caller. Every byte sent and received is logged at DEBUG on the
 ``trax.link`` logger.
+
+Answers are matched to requests: :meth:`Transport.take_stray` returns (and forgets) every line,
+and the unfinished start of one, that arrived while nobody asked; a player calls it just before
+each request, so that such output is never read as the answer to a later one. Memory stays
+bounded whatever the peer sends: an over-long line is cut at ``max_line`` and the rest of it is
+dropped up to its end, and at most ``MAX_STRAY`` stray lines are kept.
+
+:class:`ProcessTransport` runs its program in a session (process group) of its own, so that the
+whole group, a shell wrapper's children included, is ended when the link closes.
 """
 
 from __future__ import annotations
@@ -24,14 +33,20 @@ import logging
 import os
 import selectors
 import shlex
+import signal
 import socket
 import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 
 from .errors import TraxError
 
 __all__ = [
     "DISCONNECT",
+    "MAX_LINE",
+    "MAX_STRAY",
     "DisconnectedError",
     "Garbage",
     "LineTimeoutError",
@@ -45,12 +60,19 @@ __all__ = [
     "StdioTransport",
     "TcpTransport",
     "Transport",
+    "describe_exit",
+    "end_group",
+    "group_alive",
 ]
 
 log = logging.getLogger("trax.link")
 
 #: The public referee reads at most 16 bytes up to the LF.
 MAX_LINE = 16
+#: Stray lines kept between two requests (more are counted, not kept).
+MAX_STRAY = 32
+#: Bytes read at most by one :meth:`Transport.take_stray` (a peer that never stops is cut off).
+_STRAY_BYTES = 1 << 16
 _CHUNK = 4096
 
 
@@ -97,6 +119,7 @@ class Transport(abc.ABC):
         self._lines: collections.deque[str | MalformedLineError] = collections.deque()
         self._after_cr = False  # the last byte ended a line with CR: a following LF is no line
         self._dropping = False  # inside the tail of an over-long line
+        self._overflow = 0  # lines dropped because MAX_STRAY were waiting
         self._eof = False
         self.closed = False
 
@@ -110,12 +133,14 @@ class Transport(abc.ABC):
         if self.closed:
             raise DisconnectedError(f"{self.name}: the link is closed")
         if self._eof:
-            raise DisconnectedError(f"{self.name}: the peer closed the link")
+            raise DisconnectedError(f"{self.name}: the peer closed the link{self._status()}")
         log.debug("%s < %r", self.name, data)
         try:
             self._write(data)
         except (OSError, EOFError) as error:
-            raise DisconnectedError(f"{self.name}: link lost while sending ({error})") from None
+            raise DisconnectedError(
+                f"{self.name}: link lost while sending ({error}){self._status()}"
+            ) from None
 
     def read_line(self, timeout: float | None = None) -> str:
         """The next non-empty line, without its terminator, waiting at most ``timeout`` s.
@@ -132,7 +157,9 @@ class Transport(abc.ABC):
                 return line
             if self._eof:
                 partial = f" (unfinished line {bytes(self._buffer)!r})" if self._buffer else ""
-                raise DisconnectedError(f"{self.name}: the peer closed the link{partial}")
+                raise DisconnectedError(
+                    f"{self.name}: the peer closed the link{partial}{self._status()}"
+                )
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 raise LineTimeoutError(self.name, timeout, bytes(self._buffer))
@@ -149,20 +176,43 @@ class Transport(abc.ABC):
             else:
                 self._frame(data)
 
-    def discard_input(self) -> None:
-        """Drop every line and byte received so far (e.g. a late answer to the previous game)."""
-        while not self._eof:
+    def take_stray(self) -> list[bytes]:
+        """Every line received and not yet read, and the start of an unfinished one: output that
+        nobody asked for. Reads what is waiting without blocking (at most 64 KiB), returns it
+        (malformed lines as their raw bytes, at most ``MAX_STRAY`` lines) and forgets it.
+
+        The tail of an over-long line keeps being dropped up to its end.
+        """
+        budget = _STRAY_BYTES
+        while not self._eof and budget > 0:
             try:
                 data = self._read(0)
             except (OSError, EOFError):
                 data = b""
             if data is None:
                 break
+            log.debug("%s > %r", self.name, data)
             if not data:
                 self._eof = True
+            else:
+                budget -= len(data)
+                self._frame(data)
+        stray = [
+            line.raw if isinstance(line, MalformedLineError) else line.encode("ascii")
+            for line in self._lines
+        ]
+        if self._buffer:
+            stray.append(bytes(self._buffer))
         self._lines.clear()
         self._buffer.clear()
-        self._dropping = False
+        if self._overflow:
+            stray.append(f"[{self._overflow} more lines]".encode("ascii"))
+            self._overflow = 0
+        return stray
+
+    def discard_input(self) -> None:
+        """Drop every line and byte received so far (see :meth:`take_stray`)."""
+        self.take_stray()
 
     def close(self) -> None:
         """Close the link (idempotent)."""
@@ -170,6 +220,18 @@ class Transport(abc.ABC):
             self.closed = True
             log.debug("%s: closing", self.name)
             self._close()
+
+    def abort(self) -> None:
+        """Close the link at once, after a fault (a program is ended without waiting for it)."""
+        self.close()
+
+    def peer_status(self) -> str | None:
+        """How the peer ended, if the transport knows (a program's exit status), else None."""
+        return None
+
+    def _status(self) -> str:
+        status = self.peer_status()
+        return f" ({status})" if status else ""
 
     def __enter__(self) -> Transport:
         return self
@@ -214,7 +276,7 @@ class Transport(abc.ABC):
                 self._buffer.clear()
                 self._dropping = True
                 reason = f"line longer than {self.max_line} characters"
-                self._lines.append(MalformedLineError(self.name, raw, reason))
+                self._push(MalformedLineError(self.name, raw, reason))
 
     def _end_line(self) -> None:
         raw = bytes(self._buffer)
@@ -225,11 +287,15 @@ class Transport(abc.ABC):
         if not raw:
             return
         if any(not 0x20 <= byte < 0x7F for byte in raw):
-            self._lines.append(
-                MalformedLineError(self.name, raw, "bytes that are not printable ASCII")
-            )
+            self._push(MalformedLineError(self.name, raw, "bytes that are not printable ASCII"))
         else:
-            self._lines.append(raw.decode("ascii"))
+            self._push(raw.decode("ascii"))
+
+    def _push(self, line: str | MalformedLineError) -> None:
+        if len(self._lines) >= MAX_STRAY:
+            self._overflow += 1
+        else:
+            self._lines.append(line)
 
 
 # --- serial ports (real boards, ptys, any pyserial URL) ----------------------------------------
@@ -351,8 +417,19 @@ class TcpTransport(Transport):
 class ProcessTransport(Transport):
     """A program started with ``command`` (a shell-style string or an argument list).
 
-    Its standard input and output are the link; its standard error goes to ours. Closing the
-    link closes its input, then terminates it if it has not exited within ``grace`` seconds.
+    Its standard input and output are the link. It runs in a session of its own (its own process
+    group), so that closing the link ends everything it started: its input is closed, then, if
+    anything of the group is left after ``grace`` seconds, the group gets SIGTERM, and SIGKILL
+    after another ``grace`` seconds. :meth:`abort` (after a fault) skips the wait for the input's
+    end and starts at SIGTERM.
+
+    Its standard error goes to ``stderr``: None for ours, a path for a file that keeps its first
+    ``stderr_limit`` bytes (appending; the rest is read and dropped, so that the program never
+    blocks on it), or :data:`subprocess.DEVNULL`. ``echo`` also copies it to ours.
+
+    A command whose program is ``trax`` runs this installation's ``trax`` (the same Python), and
+    the program's ``PATH`` starts with this Python's ``bin`` folder, so that a ``trax`` inside a
+    shell command is this one too.
     """
 
     def __init__(
@@ -361,20 +438,40 @@ class ProcessTransport(Transport):
         max_line: int = MAX_LINE,
         grace: float = 1.0,
         env: dict[str, str] | None = None,
+        stderr: str | Path | int | None = None,
+        stderr_limit: int = 1 << 20,
+        echo: bool = False,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise ValueError(f"empty command: {command!r}")
         super().__init__(argv[0] if len(argv) == 1 else " ".join(argv), max_line)
         self.grace = grace
+        self.argv = argv
+        env = dict(os.environ if env is None else env)
+        bin_dir = str(Path(sys.executable).parent)
+        env["PATH"] = os.pathsep.join([bin_dir, *filter(None, [env.get("PATH")])])
+        if argv[0] == "trax":
+            argv = [sys.executable, "-m", "trax_fpga.host.cli", *argv[1:]]
+        to_file = isinstance(stderr, str | Path)
         try:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if to_file else stderr,
+                bufsize=0,
+                env=env,
+                start_new_session=True,
             )
         except OSError as error:
             raise LinkError(f"cannot start {argv[0]}: {error.strerror}") from None
+        self._sink = None
+        if to_file:
+            self._sink = _StderrSink(self.process.stderr, Path(stderr), stderr_limit, echo)
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
+        self._polite = True
 
     def _write(self, data: bytes) -> None:
         self.process.stdin.write(data)
@@ -385,20 +482,141 @@ class ProcessTransport(Transport):
             return None
         return os.read(self.process.stdout.fileno(), _CHUNK)
 
+    def peer_status(self) -> str | None:
+        """``exited with status N``, ``killed by signal SIGSEGV`` or ``still running``."""
+        try:
+            code = self.process.wait(0.2)
+        except subprocess.TimeoutExpired:
+            return "the program is still running"
+        return describe_exit(code)
+
+    def abort(self) -> None:
+        self._polite = False
+        self.close()
+
     def _close(self) -> None:
         self._selector.close()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
-        try:
-            self.process.wait(self.grace)
-        except subprocess.TimeoutExpired:
-            self.process.terminate()
-            try:
+        if self._polite:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(self.grace)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end_group(self.process, self.grace)
         self.process.stdout.close()
+        if self._sink is not None:
+            self._sink.join(self.grace)
+
+
+def describe_exit(code: int) -> str:
+    """A program's exit status in words (``Popen.returncode``: negative for a signal)."""
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = str(-code)
+    return f"killed by signal {name}"
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` is alive (zombies are not)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:  # no /proc: ask the kernel (a zombie member counts as alive)
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stream:
+                fields = stream.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+def end_group(process: subprocess.Popen, grace: float) -> None:
+    """End ``process``'s process group (it leads one): SIGTERM, then SIGKILL to whatever is left
+    after ``grace`` seconds; reap the leader."""
+    pgid = process.pid
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            break
+        except PermissionError:  # pragma: no cover (a member changed its user)
+            pass
+        deadline = time.monotonic() + grace
+        while True:
+            process.poll()
+            if not group_alive(pgid):
+                break
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        if not group_alive(pgid):
+            break
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:  # pragma: no cover (unkillable: uninterruptible sleep)
+        log.warning("%s: process %d does not end", process.args, pgid)
+
+
+class _StderrSink(threading.Thread):
+    """Copies a program's standard error to ``path`` up to ``limit`` bytes of the file."""
+
+    def __init__(self, pipe, path: Path, limit: int, echo: bool) -> None:
+        super().__init__(name=f"stderr {path.name}", daemon=True)
+        self.pipe = pipe
+        self.path = path
+        self.limit = limit
+        self.echo = echo
+        self.start()
+
+    def run(self) -> None:
+        try:
+            stream = open(self.path, "ab")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            log.warning("cannot write %s: %s", self.path, error.strerror)
+            stream = None
+        dropped = 0
+        room = self.limit - (stream.tell() if stream is not None else 0)
+        try:
+            while True:
+                try:
+                    data = os.read(self.pipe.fileno(), _CHUNK)
+                except OSError:
+                    break
+                if not data:
+                    break
+                if self.echo:
+                    with contextlib.suppress(OSError, ValueError):
+                        sys.stderr.buffer.write(data)
+                        sys.stderr.buffer.flush()
+                if stream is None:
+                    continue
+                kept = data[: max(room, 0)]
+                if kept:
+                    stream.write(kept)
+                    stream.flush()
+                    room -= len(kept)
+                dropped += len(data) - len(kept)
+        finally:
+            self.pipe.close()
+            if stream is not None:
+                if dropped:
+                    stream.write(
+                        f"\n[trax: {dropped} more bytes of standard error dropped]\n".encode()
+                    )
+                stream.close()
 
 
 # --- the scripted mock -------------------------------------------------------------------------
@@ -522,25 +740,40 @@ class ScriptedTransport(Transport):
 
 
 class StdioTransport(Transport):
-    """This program's standard input and output, for a player run by a referee."""
+    """This program's standard input and output, for a player run by a referee.
+
+    Standard input may be anything: a pipe, a terminal, a file or ``/dev/null`` (which cannot be
+    waited on, and are read as they come). A closed standard input or output is a
+    :class:`DisconnectedError` at once.
+    """
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
-        import sys
-
         super().__init__("stdio", max_line)
-        self._in = sys.stdin.buffer.fileno()
-        self._out = sys.stdout.buffer
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._in, selectors.EVENT_READ)
+        if sys.stdin is None or sys.stdout is None:
+            which = "input" if sys.stdin is None else "output"
+            raise DisconnectedError(f"standard {which} is closed")
+        try:
+            self._in = sys.stdin.buffer.fileno()
+            self._out = sys.stdout.buffer
+            self._out.fileno()
+        except (AttributeError, OSError, ValueError) as error:
+            raise DisconnectedError(f"standard input or output is not usable ({error})") from None
+        self._selector: selectors.BaseSelector | None = selectors.DefaultSelector()
+        try:
+            self._selector.register(self._in, selectors.EVENT_READ)
+        except (PermissionError, ValueError, OSError):  # a regular file or /dev/null: never waits
+            self._selector.close()
+            self._selector = None
 
     def _write(self, data: bytes) -> None:
         self._out.write(data)
         self._out.flush()
 
     def _read(self, timeout: float | None) -> bytes | None:
-        if not self._selector.select(timeout):
+        if self._selector is not None and not self._selector.select(timeout):
             return None
         return os.read(self._in, _CHUNK)
 
     def _close(self) -> None:
-        self._selector.close()
+        if self._selector is not None:
+            self._selector.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from trax_fpga.host.cli import main
 from trax_fpga.host.engine import EngineSession, MoveChooser
-from trax_fpga.host.gamelog import RESULTS
+from trax_fpga.host.gamelog import RESULTS, SETTINGS
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.referee import Referee
@@ -170,7 +170,9 @@ def test_trax_match_runs_and_resumes_a_series(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         f"0001-{name}-ref.log",
         f"0002-ref-{name}.log",
+        "A.stderr",
         RESULTS,
+        SETTINGS,
     ]
     assert main([*argv, "--games", "2", "--log-dir", str(tmp_path)]) == 1
     assert "already holds a series" in capsys.readouterr().err
@@ -212,3 +214,65 @@ def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
     assert "illegal move Z9+" in out or "invalid move" in out
     assert "you played @0+" in out and "ref played" in out
     assert "Game over: black wins, white lost by resign" in out
+
+
+TRAX = f"{sys.executable} -m trax_fpga.host.cli"
+
+
+def shell(command, **kwargs):
+    return subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, timeout=60, **kwargs
+    )
+
+
+def test_trax_engine_reads_a_file_or_dev_null_on_its_input(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text("-T\n-B\n@0+\n")
+    result = shell(f"{TRAX} engine --nodes 30 --team KZ < {moves}")
+    assert result.returncode == 0, result.stderr
+    code, reply = result.stdout.splitlines()
+    assert code == "KZ" and Position.from_moves(["@0+"]).is_legal(reply)
+    result = shell(f"{TRAX} engine < /dev/null")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_trax_engine_ends_quietly_when_its_pipes_are_closed():
+    for command, message in [
+        (f"printf -- '-W\\n' | {TRAX} engine >&-", "standard output is closed"),
+        (f"{TRAX} engine <&-", "standard input is closed"),
+    ]:
+        result = shell(command)
+        assert "Traceback" not in result.stderr, command
+        assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    # The reader of its output goes away before it answers: its write fails (EPIPE).
+    engine = subprocess.Popen(
+        [*ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    engine.stdout.close()
+    _, err = engine.communicate(b"-W\n", timeout=60)
+    assert engine.returncode == 1
+    assert err.decode() == "trax: the output was closed; the engine stops\n"
+
+
+def test_moves_with_spaces_around_them_are_refused_by_the_referee_and_the_engine(caplog):
+    # One parser for both sides (the board refuses them too, docs/protocol-policy.md).
+    s = session()
+    s.handle("-B")
+    assert s.handle("@0+ ") is None and s.position.ply == 0
+    assert s.handle(" @0+") is None and s.position.ply == 0
+    assert s.handle("-W ") is None and s.colour is Colour.BLACK
+    assert "ignored '@0+ '" in caplog.text
+
+
+def test_a_seed_varies_the_openings_and_repeats_them():
+    def opening(seed):
+        s = EngineSession(MoveChooser(nodes=50), seed=seed)
+        moves = [s.handle("-W")]
+        for _ in range(3):
+            s.position.play(s.position.legal_moves()[0])  # the opponent: always its first move
+            moves.append(s._play())
+        return moves
+
+    assert opening(None) == opening(None)
+    assert opening(3) == opening(3)
+    assert len({tuple(opening(seed)) for seed in range(6)}) > 1

@@ -6,11 +6,34 @@ from trax_fpga.host.gamelog import GameLog, GameRecord, safe_name
 from trax_fpga.host.tiles import Colour
 
 
-def test_a_game_log_is_in_the_public_referees_format(tmp_path):
-    with GameLog(tmp_path / "0007-KZ-01.log", "KZ", "01") as log:
-        log.write_move("@0/")
-        log.write_move("A2\\")
-    assert (tmp_path / "0007-KZ-01.log").read_bytes() == b"Trax\nKZ vs 01\n@0/\nA2\\\n"
+def test_a_game_log_is_in_the_public_referees_format_after_its_header(tmp_path):
+    path = tmp_path / "0007-KZ-01.log"
+    log = GameLog(path, "KZ", "01", {"event": "trax match x", "white": "A = ref"})
+    log.write_move("@0/")
+    assert path.read_bytes() == (
+        b"# event: trax match x\n# white: A = ref\n# result: *\nTrax\nKZ vs 01\n@0/\n"
+    )
+    log.write_note("out-of-turn output of black (b) between its turns: 'A1+'")
+    log.write_move("A2\\")
+    log.finish(
+        GameRecord(
+            7, "KZ", "01", Colour.WHITE, "illegal", ["@0/", "A2\\"], [0.1, 0.1], "b: x", "Z9+"
+        )
+    )
+    assert path.read_text().splitlines() == [
+        "# event: trax match x",
+        "# white: A = ref",
+        "# result: white wins",
+        "# termination: illegal",
+        "# detail: b: x",
+        "# offending output: Z9+",
+        "Trax",
+        "KZ vs 01",
+        "@0/",
+        "# out-of-turn output of black (b) between its turns: 'A1+'",
+        "A2\\",
+    ]
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 @pytest.mark.parametrize(

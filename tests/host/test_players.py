@@ -69,3 +69,55 @@ def test_the_engine_player_answers_legal_moves_and_starts_afresh():
     player.new_game(Colour.BLACK)
     reply = player.answer("@0+", 1)
     assert Position.from_moves(["@0+"]).is_legal(reply)
+
+
+def test_a_board_that_cannot_be_restarted_is_drained_and_asked_for_its_code():
+    from trax_fpga.host.players import PlayerStartError, ProtocolPlayer
+    from trax_fpga.host.transport import Reply, ScriptedTransport
+
+    # After its fault the board still sends a late move; then it answers -T.
+    mock = ScriptedTransport("board").expect("-T", Reply("B4/"), Reply("KZ"))
+    mock.push("A1+")
+    player = ProtocolPlayer(mock, "board", startup=1)
+    player.recover()
+    mock.assert_done()
+    assert player.take_stray() == [b"A1+", b"B4/"]
+    silent = ProtocolPlayer(ScriptedTransport("gone").expect("-T"), "gone", startup=0.05)
+    with pytest.raises(PlayerStartError, match="gone did not answer -T"):
+        silent.recover()
+
+
+def test_a_program_is_restarted_after_its_fault():
+    import sys
+
+    from trax_fpga.host.players import ProtocolPlayer
+    from trax_fpga.host.transport import ProcessTransport
+
+    command = [sys.executable, "-m", "trax_fpga.host.cli", "engine", "--team", "KZ"]
+    started = []
+
+    def start():
+        started.append(ProcessTransport(command))
+        return started[-1]
+
+    player = ProtocolPlayer(start(), "engine", restart=start, startup=30)
+    try:
+        player.recover()
+        assert len(started) == 2 and player.transport is started[1]
+        assert started[0].closed and started[0].process.returncode is not None
+    finally:
+        player.close()
+
+
+def test_stray_output_kept_for_the_log_is_bounded():
+    from trax_fpga.host.players import ProtocolPlayer
+    from trax_fpga.host.transport import MAX_STRAY, Garbage, ScriptedTransport
+
+    mock = ScriptedTransport("chatty").expect("-W").expect("-W").expect("-W")
+    player = ProtocolPlayer(mock, "chatty")
+    for _ in range(3):  # a flood before each of three games, each more than is kept
+        mock.push(Garbage(b"hello\n" * (MAX_STRAY + 5)))
+        player.new_game(Colour.WHITE)
+    stray = player.take_stray()
+    assert len(stray) == MAX_STRAY + 1 and stray[-1] == b"[more lines]"
+    assert player.take_stray() == []

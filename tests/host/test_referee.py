@@ -6,9 +6,9 @@ import pytest
 
 from trax_fpga.host.engine import MoveChooser
 from trax_fpga.host.errors import TraxError
-from trax_fpga.host.gamelog import RESULTS, SeriesLog
+from trax_fpga.host.gamelog import RESULTS, SETTINGS, SeriesLog
 from trax_fpga.host.players import EnginePlayer, Player, ProtocolPlayer
-from trax_fpga.host.referee import Referee, run_series
+from trax_fpga.host.referee import Referee, elo, run_series
 from trax_fpga.host.tiles import Colour
 from trax_fpga.host.transport import DISCONNECT, Garbage, Reply, ScriptedTransport
 
@@ -16,6 +16,18 @@ LIMIT = 0.05  # seconds: short, so that timeouts are quick to test
 
 # A whole game: white's third move closes black's loop ("1 | black-loop | @0/ A2\ B1\").
 LOOP_GAME = ["@0/", "A2\\", "B1\\"]
+
+
+def body(path):
+    """A game log without its ``#`` lines: the public referee's format."""
+    return [line for line in path.read_text().splitlines() if not line.startswith("#")]
+
+
+def header(path):
+    """A game log's ``# key: value`` lines as a dict."""
+    lines = path.read_text().splitlines()
+    pairs = (line[2:].split(": ", 1) for line in lines if line.startswith("# ") and ": " in line)
+    return dict(pairs)
 
 
 def scripted(name):
@@ -70,6 +82,7 @@ def test_an_illegal_move_loses():
     assert (record.winner, record.reason) == (Colour.BLACK, "illegal")
     assert "illegal move C1+: not adjacent to any tile" in record.detail
     assert record.moves == ["@0/", "A2\\"]
+    assert record.offending == "'C1+'"
 
 
 def test_an_illegal_first_move_loses():
@@ -163,7 +176,12 @@ def test_team_codes_are_asked_and_name_the_log(tmp_path):
     record = play(white, black, referee, open_log=lambda w, b: series.game_log(1, w, b))
     assert (record.white, record.black) == ("KZ", "01")
     log = tmp_path / "0001-KZ-01.log"
-    assert log.read_text() == "Trax\nKZ vs 01\n@0/\nA2\\\nB1\\\n"
+    assert body(log) == ["Trax", "KZ vs 01", "@0/", "A2\\", "B1\\"]
+    assert header(log) == {
+        "result": "black wins",
+        "termination": "loop",
+        "detail": "after 3 moves",
+    }
 
 
 def test_a_bad_team_code_is_malformed():
@@ -187,7 +205,7 @@ def test_the_log_holds_every_move_as_soon_as_it_is_played(tmp_path):
             pass
 
         def answer(self, move, timeout):
-            seen.append((tmp_path / "0001-w-b.log").read_text().splitlines())
+            seen.append(body(tmp_path / "0001-w-b.log"))
             return {None: "@0/", "A2\\": "B1\\"}[move]
 
     class Black(Player):
@@ -218,7 +236,12 @@ def test_a_series_alternates_colours_and_tallies(tmp_path):
     table = summary.table()
     assert table.splitlines()[0].split()[:5] == ["player", "games", "wins", "losses", "draws"]
     assert "2 of 2 games (complete)" in table
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["0001-a-b.log", "0002-b-a.log", RESULTS]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "0001-a-b.log",
+        "0002-b-a.log",
+        RESULTS,
+        SETTINGS,
+    ]
     lines = (tmp_path / RESULTS).read_text().splitlines()
     assert lines[0] == "# trax match: A=a B=b" and len(lines) == 4
     assert lines[2].split("\t")[:3] == ["0001", "a", "b"]
@@ -274,7 +297,7 @@ def test_resuming_replays_a_game_cut_short_and_a_torn_results_line(tmp_path):
     again = SeriesLog(tmp_path, "a", "b", resume=True)
     assert sorted(again.finished) == [1, 2]
     assert again.finished[2].times == pytest.approx(summary.records[1].times, abs=1e-4)
-    log = (tmp_path / "0002-b-a.log").read_text().splitlines()
+    log = body(tmp_path / "0002-b-a.log")
     assert log[:2] == ["Trax", "b vs a"] and log[2:] == summary.records[1].moves
 
 
@@ -298,3 +321,44 @@ def test_a_late_answer_after_a_timeout_is_not_taken_for_the_next_team_code():
     black_mock.expect("-T", "01").expect("-B").expect("@0/", "A2\\")
     record = Referee(time_limit=LIMIT, ask_team=True).play_game(white, black)
     assert (record.white, record.black, record.reason) == ("KZ", "01", "loop")
+
+
+def test_a_second_answer_loses_the_game_when_the_player_is_next_asked():
+    white = ScriptedTransport("w").expect("-W", "@0/", "@0/")  # the answer twice
+    black = ScriptedTransport("b").expect("-B").expect("@0/", "A2\\")
+    record = play(white, black)
+    assert (record.winner, record.reason, record.moves) == (
+        Colour.BLACK,
+        "out-of-turn",
+        ["@0/", "A2\\"],
+    )
+    assert record.detail == "w: output out of turn: '@0/'" and record.offending == "'@0/'"
+    # ...and black's move was never sent to white: the referee stopped before asking
+
+
+def test_a_move_sent_before_the_opponents_move_is_out_of_turn():
+    white = ScriptedTransport("w").expect("-W", "@0/")
+    black = ScriptedTransport("b").expect("-B", "A2\\")  # answers -B at once
+    record = play(white, black)  # nothing is sent to black after -B
+    assert (record.winner, record.reason) == (Colour.WHITE, "out-of-turn")
+    assert record.moves == ["@0/"]
+
+
+def test_output_between_games_is_logged_and_ignored(tmp_path):
+    white, black = loop_game_mocks()
+    white.push("hello")  # a banner before the first request
+    series = SeriesLog(tmp_path, "w", "b")
+    record = play(white, black, open_log=lambda w, b: series.game_log(1, w, b))
+    assert record.reason == "loop"
+    lines = (tmp_path / "0001-w-b.log").read_text().splitlines()
+    assert "# out-of-turn output of white (w) before the game: 'hello'" in lines
+
+
+def test_elo_and_its_margin_are_cutechess_clis():
+    # cutechess-cli printed "Score of ...: 45 - 37 - 18 [0.540] 100" and
+    # "Elo difference: 27.9 +/- 62.4" for this score.
+    diff, margin = elo(45, 37, 18)
+    assert (round(diff, 1), round(margin, 1)) == (27.9, 62.4)
+    diff, margin = elo(99, 97, 104)  # "Elo difference: 2.3 +/- 31.8"
+    assert (round(diff, 1), round(margin, 1)) == (2.3, 31.8)
+    assert elo(3, 0, 0)[0] == float("inf")

@@ -1,12 +1,15 @@
 """Line transports: framing (LF, CR, CRLF), noise, over-long lines, timeouts, disconnects."""
 
+import os
 import sys
 import threading
+import time
 
 import pytest
 
 from trax_fpga.host.transport import (
     DISCONNECT,
+    MAX_STRAY,
     DisconnectedError,
     Garbage,
     LineTimeoutError,
@@ -17,6 +20,7 @@ from trax_fpga.host.transport import (
     ScriptError,
     SerialTransport,
     TcpTransport,
+    group_alive,
 )
 
 
@@ -166,3 +170,82 @@ def test_process_transport_talks_to_a_program_and_sees_it_exit():
 def test_process_transport_reports_a_missing_program():
     with pytest.raises(Exception, match="cannot start /nonexistent/engine"):
         ProcessTransport("/nonexistent/engine --fast")
+
+
+def test_take_stray_returns_what_nobody_asked_for_and_forgets_it():
+    mock = ScriptedTransport().push(Garbage(b"@0+\nA\xff1\nB2"))
+    assert mock.take_stray() == [b"@0+", b"A\xff1", b"B2"]
+    assert mock.take_stray() == []
+    mock.push("C3+")
+    assert mock.read_line(0.1) == "C3+"
+
+
+def test_stray_lines_are_bounded_and_counted():
+    mock = ScriptedTransport().push(Garbage(b"A1+\n" * (MAX_STRAY + 10)))
+    stray = mock.take_stray()
+    assert len(stray) == MAX_STRAY + 1 and stray[-1] == b"[10 more lines]"
+
+
+def test_an_over_long_line_is_dropped_up_to_its_end_even_across_requests():
+    mock = ScriptedTransport(max_line=5).push(Garbage(b"x" * 100_000))
+    with pytest.raises(MalformedLineError, match="longer than 5"):
+        mock.read_line(0.1)
+    assert mock.take_stray() == []  # its tail is dropped, not kept
+    assert len(mock._buffer) == 0
+    mock.push(Garbage(b"xxxx\n@0+\n"))  # the line ends here
+    assert mock.read_line(0.1) == "@0+"
+
+
+def test_closing_a_program_ends_its_whole_process_group(tmp_path):
+    # A shell wrapper that does not exec, whose child ignores SIGTERM and its input's end.
+    child = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+    script = f"{sys.executable} -c '{child}' & echo ready; wait"
+    link = ProcessTransport(["bash", "-c", script], grace=0.2)
+    assert link.read_line(5) == "ready"
+    pgid = link.process.pid
+    assert os.getpgid(pgid) == pgid != os.getpgid(0)  # a session of its own
+    assert group_alive(pgid)
+    link.close()
+    assert not group_alive(pgid)
+
+
+def test_a_crashed_program_says_how_it_ended():
+    link = ProcessTransport([sys.executable, "-c", "import os; os._exit(7)"])
+    with pytest.raises(DisconnectedError, match=r"exited with status 7"):
+        link.read_line(5)
+    link.close()
+    link = ProcessTransport([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), 11)"])
+    with pytest.raises(DisconnectedError, match=r"killed by signal SIGSEGV"):
+        link.read_line(5)
+    link.close()
+
+
+def test_trax_in_a_command_is_this_installation_whatever_the_path(tmp_path):
+    for command in ("trax engine --team ZZ", "sh -c 'trax engine --team ZZ'"):
+        with ProcessTransport(command, env={"PATH": "/usr/bin:/bin"}) as link:
+            link.send_line("-T")
+            assert link.read_line(30) == "ZZ"
+
+
+def test_a_programs_stderr_goes_to_a_bounded_file(tmp_path):
+    flood = "import sys; sys.stderr.write('e' * 100000); sys.stderr.flush(); print('done')"
+    path = tmp_path / "A.stderr"
+    with ProcessTransport([sys.executable, "-c", flood], stderr=path, stderr_limit=1000) as link:
+        assert link.read_line(5) == "done"
+    text = path.read_text()
+    assert text.startswith("e" * 1000) and text.endswith(
+        "[trax: 99000 more bytes of standard error dropped]\n"
+    )
+
+
+def test_stray_output_on_a_serial_port_is_taken_before_a_request():
+    with SerialTransport("loop://", baud=19200) as link:  # what is sent comes back
+        link.send_line("@0+")
+        link.send_line("A1/")
+        deadline = time.monotonic() + 5
+        stray = []
+        while len(stray) < 2 and time.monotonic() < deadline:
+            stray += link.take_stray()
+        assert stray == [b"@0+", b"A1/"]
+        link.send_line("B2\\")
+        assert link.read_line(0.5) == "B2\\"
