@@ -3,7 +3,7 @@
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
-#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules]
+#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
 PYTHON ?= python3.11

@@ -7,6 +7,8 @@ generated; the window is an estimate from the ECP5 figures, not a measured fit.
 =================  ==========================================================================
 window             player 10 x 10 cells, the rules core alone 20 x 20 cells (estimates from
                    the ECP5 figures, unverified)
+track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (an
+                   estimate: its memories need about 250 kbit of the part's 4.9 Mbit, unverified)
 clock              100 MHz oscillator on E3, used directly (no MMCM); reset button C2
 UART               FT2232HQ channel B on the USB port: FPGA rx A9, tx D10; 8N1, 19200 baud
 LEDs               LD4 (H5) playing, LD5 (J5) thinking, LD6 (T9) colour, LD7 (T10) error
@@ -32,6 +34,7 @@ BOARD = BoardSpec(
     uart_pins={"rx": "A9", "tx": "D10"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("H5", "J5", "T9", "T10"),
+    track_torus=(64, 64),
     program="openFPGALoader -b arty_a7_100t build/arty_a7/top.bit",
     toolchain="vivado",
 )

@@ -1,6 +1,6 @@
 """Build a board's bitstream with the open YoWASP tools, or write a vendor board's build plan.
 
-Run with ``python -m trax_fpga.boards.build BOARD [--window 16] [--top player|rules]
+Run with ``python -m trax_fpga.boards.build BOARD [--window 16] [--top player|rules|track]
 [--plan-only]``. The build goes to ``build/<board>/``: the bitstream (``top.bin`` for iCE40,
 ``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log ``top.tim`` and JSON report
 ``top.report.json``, and ``report.json`` with the figures (:class:`~.report.BuildReport`),
@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--top",
         choices=TOPS,
-        help="the design: the complete player, or the rules core alone behind a UART "
+        help="the design: the complete player, the rules core alone behind a UART, or the "
+        "block-RAM rules core alone (track: --window is its torus, powers of two) "
         "(default: player when trax_fpga.hdl.player and .search exist, else rules)",
     )
     parser.add_argument(

@@ -10,6 +10,8 @@ USB-serial adapter (its TXD to pin 1, its RXD to pin 2, GND to pin 12).
 =================  ==========================================================================
 window             player 6 x 6 cells, the rules core alone 12 x 12 cells (estimates from the
                    ECP5 figures, unverified)
+track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (an
+                   estimate: its memories need about 250 kbit of the part's 3 Mbit, unverified)
 clock              50 MHz oscillator CLOCK_50 on M9, used directly (no PLL)
 UART               GPIO 0 (JP1) pin 1 = GPIO_0[0] (N16) rx, pin 2 = GPIO_0[1] (B16) tx;
                    3.3-V LVTTL, 8N1, 19200 baud
@@ -53,6 +55,7 @@ BOARD = BoardSpec(
     uart_pins={"rx": "N16", "tx": "B16"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("AA2", "AA1", "W2", "Y3"),
+    track_torus=(64, 64),
     program='quartus_pgm --mode JTAG --operation "P;build/de0_cv/top.sof"',
     toolchain="quartus",
 )

@@ -8,6 +8,10 @@ window             player 4 x 4 cells (built at commit 0f2e67c, with the evaluat
                    41ee13d: 93%, 41.7 MHz) but needs 7834 LUT4 since, even with the serial win
                    flood. The rules core alone 7 x 7 cells (an estimate from synthesis: 8 x 8
                    needs 7236 LUT4 of 7680)
+track torus        the block-RAM rules core alone (``--top track``) 32 x 32 cells (built at
+                   commit 4465484: 2796 of 7680 logic cells, 36%; 18 of 32 block RAMs;
+                   55.9 MHz routed; 41 s; ``make test`` builds it). 64 x 32 routed with all
+                   32 block RAMs (50.0 MHz); 64 x 64 needs 64, twice the part's
 clock              12 MHz oscillator on J3, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
 LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error
@@ -33,5 +37,6 @@ BOARD = BoardSpec(
     uart_pins={"rx": "B10", "tx": "B12"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("C3", "B3", "C4", "C5"),
+    track_torus=(32, 32),
     program="iceprog -S build/ice40_hx8k/top.bin",
 )

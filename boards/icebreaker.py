@@ -9,6 +9,9 @@ window             player 3 x 3 cells (built at commit 0f2e67c, with the evaluat
                    95%, 19.0 MHz) but needs 117% since (112% with the serial win flood).
                    The rules core alone 4 x 4 cells (built: 40% of the cells, 24.1 MHz;
                    6 x 6 places at 79% but did not route in the time tried)
+track torus        the block-RAM rules core alone (``--top track``) 32 x 32 cells (built at
+                   commit 4465484: 2800 of 5280 logic cells, 53%; 18 of 30 block RAMs;
+                   19.3 MHz routed; 53 s). 64 x 32 needs 32 block RAMs
 clock              12 MHz oscillator on pin 35, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
 LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
@@ -44,5 +47,6 @@ BOARD = BoardSpec(
     uart_pins={"rx": "6", "tx": "9"},
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 0)),
     led_pins=("37", "26", "27", "11"),
+    track_torus=(32, 32),
     program="iceprog build/icebreaker/top.bin",
 )

@@ -25,8 +25,9 @@ class BoardSpec:
     board has no LED for it. ``uart_pins`` and ``led_pins`` are the physical pins, as stated in
     the board file's table (checked against the platform by the tests). ``toolchain`` is
     ``"open"`` (built here with YoWASP) or the vendor tool whose build plan is only generated.
-    ``window`` is the complete player's window, ``rules_window`` the rules core's alone (see
-    :func:`window_for`). ``player_options`` are keyword arguments of the complete player
+    ``window`` is the complete player's window, ``rules_window`` the rules core's alone and
+    ``track_torus`` the block-RAM rules core's torus (see :func:`window_for`).
+    ``player_options`` are keyword arguments of the complete player
     (:class:`~trax_fpga.hdl.player.Player`), e.g. ``{"rules_options": {"win_serial": True}}``
     on a part short of logic.
     """
@@ -46,6 +47,7 @@ class BoardSpec:
     baud: int = 19200
     overrides: dict[str, str] = field(default_factory=dict)
     player_options: dict = field(default_factory=dict)
+    track_torus: tuple[int, int] = (32, 32)
 
     def __post_init__(self):
         if len(self.leds) != len(LED_ROLES) or len(self.led_pins) != len(LED_ROLES):
@@ -54,7 +56,10 @@ class BoardSpec:
             raise ValueError(f"board {self.name}: unknown toolchain {self.toolchain!r}")
 
     def window_for(self, top: str) -> tuple[int, int]:
-        """The default window of design ``top`` (``"player"`` or ``"rules"``) on this board."""
+        """The default window of design ``top`` (``"player"``, ``"rules"`` or ``"track"``, whose
+        window is its torus) on this board."""
+        if top == "track":
+            return self.track_torus
         return self.rules_window if top == "rules" else self.window
 
     @property

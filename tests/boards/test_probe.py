@@ -1,11 +1,19 @@
 # amaranth: UnusedElaboratable=no
-"""The rules-core probe (the synthesis wrapper) answers over its UART pins like the reference."""
+"""The rules-core probes (the synthesis wrappers) answer over their UART pins like the reference."""
 
 import pytest
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
-from trax_fpga.boards.probe import REPLY_BYTES, ProbeReply, RulesProbe, xor_fold
+from trax_fpga.boards.probe import (
+    REPLY_BYTES,
+    TRACK_REPLY_BYTES,
+    ProbeReply,
+    RulesProbe,
+    TrackProbe,
+    TrackReply,
+    xor_fold,
+)
 from trax_fpga.hdl.board import Verdict
 from trax_fpga.hdl.rules_core import Colour, Outcome
 from trax_fpga.host.notation import Move
@@ -23,9 +31,15 @@ OUTCOMES = {
 }
 
 
-def run_probe(commands: list[bytes], expected_replies: int):
-    """Send ``commands`` on the probe's rx pin; the reply frames and the LEDs after each one."""
-    dut = RulesProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
+def run_probe(commands: list[bytes], expected_replies: int, track: bool = False):
+    """Send ``commands`` on the rx pin of a probe (a :class:`TrackProbe` of a WINDOW x WINDOW
+    torus if ``track``); the reply frames and the LEDs after each one."""
+    if track:
+        dut = TrackProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
+        shape, reply_bytes = TrackReply, TRACK_REPLY_BYTES
+    else:
+        dut = RulesProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
+        shape, reply_bytes = ProbeReply, REPLY_BYTES
     received: list[int] = []
     replies, leds = [], []
 
@@ -55,12 +69,12 @@ def run_probe(commands: list[bytes], expected_replies: int):
             before = len(received)
             await send(ctx, command)
             if command[0] & 0x80 or (command[1] < WINDOW and command[2] < WINDOW):
-                for _ in range(40 * DIVISOR * REPLY_BYTES):
-                    if len(received) == before + REPLY_BYTES:
+                for _ in range(40 * DIVISOR * reply_bytes):
+                    if len(received) == before + reply_bytes:
                         break
                     await ctx.tick()
                 frame = int.from_bytes(bytes(received[before:]), "little")
-                replies.append(ProbeReply.as_shape().from_bits(frame))
+                replies.append(shape.as_shape().from_bits(frame))
             else:
                 await ctx.tick().repeat(20 * DIVISOR)
                 assert len(received) == before, "a move outside the window has no reply"
@@ -110,6 +124,38 @@ def test_probe_plays_a_game_like_the_reference():
     assert len(digests) > 2, "the digest follows the board"
 
 
+def test_track_probe_plays_a_game_like_the_reference():
+    """The block-RAM core behind its probe: verdicts, outcome, box, tiles placed, and the tile
+    read back from the torus at the command's cell."""
+    moves = ["@0/", "@1/", "B2\\", "A0/", "B0+", "C3/", "A0\\", "A2+"]
+    position = Position()
+    commands, expected = [bytes([0x80, 0, 0])], []
+    for text in moves:
+        move = Move.parse(text)
+        cell = position.cell_of(move)
+        commands.append(play_command(position, text))
+        legal = position.is_legal(move)
+        placed = len(position.play(text).placed) if legal else 0
+        box = position.box
+        tile = position.tiles.get(cell)
+        expected.append(
+            (legal, str(position.outcome) if position.outcome else None, box, placed, tile)
+        )
+    replies, _ = run_probe(commands, len(commands), track=True)
+    assert (replies[0].verdict, replies[0].empty, replies[0].box_w) == (Verdict.LEGAL, 1, 0)
+    for text, reply, (legal, outcome, box, placed, tile) in zip(
+        moves, replies[1:], expected, strict=True
+    ):
+        assert (reply.verdict == Verdict.LEGAL) == legal, text
+        assert reply.outcome == OUTCOMES[outcome], text
+        assert (reply.box_x, reply.box_y) == (box.min_x % WINDOW, box.min_y % WINDOW), text
+        assert (reply.box_w, reply.box_h) == (box.width, box.height), text
+        if legal:  # an illegal move places none (after a win the core is not even started)
+            assert reply.tiles == placed, text
+        assert reply.cycles > 0, text
+        assert int(reply.tile.value) == (int(tile) if tile is not None else 0), text
+
+
 def test_a_move_outside_the_window_is_dropped_and_lights_the_error_led():
     _, leds = run_probe([bytes([0x80, 0, 0]), bytes([1, WINDOW, 0])], 1)
     assert leds[1] >> 3 & 1
@@ -139,6 +185,12 @@ def test_xor_fold_is_the_xor_of_the_words():
 def test_probe_checks_its_window(bad):
     with pytest.raises(ValueError, match=f"window width must be an integer in 3..256, not {bad!r}"):
         RulesProbe(bad, 8, 12e6)
+
+
+@pytest.mark.parametrize("bad", [4, 12, 512])
+def test_track_probe_checks_its_torus(bad):
+    with pytest.raises(ValueError, match=r"power of two|at most 256"):
+        TrackProbe(bad, 8, 12e6)
 
 
 def test_probe_converts_to_verilog():
