@@ -263,10 +263,12 @@ class TrackBoard(wiring.Component):
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
             edge_rd.append(mem.read_port())
+        # The log counts up from address 0, the forced stack down from the top: the log holds
+        # cells with a tile, the stack empty cells made forced, each once, so together they never
+        # hold more than C * R. They are written and read in different clocks.
         m.submodules.log = log_mem = Memory(shape=point, depth=c * r, init=[])
         log_wr, log_rd = log_mem.write_port(), log_mem.read_port()
-        m.submodules.stack = stack_mem = Memory(shape=point, depth=c * r, init=[])
-        stack_wr, stack_rd = stack_mem.write_port(), stack_mem.read_port()
+        stack_wr, stack_rd = log_wr, log_rd
         m.submodules.frontier = front_mem = Memory(shape=point, depth=c * r, init=[])
         front_wr, front_rd = front_mem.write_port(), front_mem.read_port()
 
@@ -575,10 +577,14 @@ class TrackBoard(wiring.Component):
         sp = Signal(range(c * r + 1))
         top = Signal(point)
         top_valid = Signal()
-        m.d.comb += stack_rd.addr.eq(sp - 1)
+        top_address = c * r - 1  # the stack's entry i is at top_address - i
         with m.If(to_push.any()):
             with m.If(top_valid):
-                m.d.comb += [stack_wr.en.eq(1), stack_wr.addr.eq(sp), stack_wr.data.eq(top)]
+                m.d.comb += [
+                    stack_wr.en.eq(1),
+                    stack_wr.addr.eq(top_address - sp),
+                    stack_wr.data.eq(top),
+                ]
                 m.d.sync += sp.eq(sp + 1)
             m.d.sync += [top.eq(push_cell), top_valid.eq(1), to_push.eq(to_push & ~first_push)]
 
@@ -593,7 +599,8 @@ class TrackBoard(wiring.Component):
         log_sp = Signal(range(c * r + 1))
         turn_mark = Signal.like(log_sp)
         turn_f_mark = Signal.like(f_len)
-        m.d.comb += log_rd.addr.eq(log_sp - 1)
+        # The read port: the log's last entry while taking tiles back, else the stack's top.
+        m.d.comb += log_rd.addr.eq(Mux(undoing, log_sp - 1, top_address - (sp - 1)))
         ply_layout = data.StructLayout(
             {
                 "log": range(c * r + 1),

