@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
 	$(BIN)/python -m trax_fpga.hdl.bench_rules --window 18x18 --backend verilator
 	$(BIN)/python -m trax_fpga.sim.search_bench --perft
+	$(BIN)/python -m trax_fpga.sim.track_bench
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),)

@@ -6,9 +6,10 @@ the depth it completes at several node budgets, on positions from tests/data/hum
 
 ``python -m trax_fpga.host.search_bench match A B --budget 2000 --pairs 12`` plays self-play
 games between two players (evaluation variants from :data:`VARIANTS`, or ``greedy``: one ply
-with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the gateware search's model with
-its evaluation or without) at equal node budgets: each pair of games starts from one seeded
-random opening (4 plies), with colours swapped in the second game.
+with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the window search's model with its
+evaluation or without, or ``track``: the block-RAM board's search with its track evaluation) at
+equal node budgets: each pair of games starts from one seeded random opening (4 plies), with
+colours swapped in the second game.
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ VARIANTS: dict[str, Weights] = {
     ),
 }
 
-#: The gateware search's model: with its evaluation and extensions, or as a mate searcher.
-HW_PLAYERS = {"hw": True, "hw-mate": False}
+#: The gateware search's model: (board, evaluation). ``hw`` and ``hw-mate`` search the window
+#: of cells (``hdl/search.py``) with its local-shape evaluation or none; ``track`` the
+#: block-RAM board (``hdl/track_search.py``) with the evaluation of whole tracks.
+HW_PLAYERS = {"hw": ("window", True), "hw-mate": ("window", False), "track": ("track", True)}
 HW_WINDOW = 64
 HW_MAX_DEPTH = 8
 
@@ -132,10 +135,16 @@ def make_player(name: str, budget: int) -> Player:
     if name == "greedy":
         return lambda position: _greedy(position, VARIANTS["default"])
     if name in HW_PLAYERS:  # the gateware's search, through its model, on a large window
-        evaluation = HW_PLAYERS[name]
+        board, evaluation = HW_PLAYERS[name]
         return lambda position: (
             hw_search(
-                position, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, evaluation=evaluation
+                position,
+                HW_WINDOW,
+                HW_WINDOW,
+                budget,
+                HW_MAX_DEPTH,
+                evaluation=evaluation,
+                board=board,
             ).move
         )
     weights = VARIANTS[name]

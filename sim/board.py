@@ -68,6 +68,9 @@ class BoardConfig:
     budget: int = DEFAULT_BUDGET
     think: float = DEFAULT_THINK
     search_options: tuple[tuple[str, int], ...] = ()
+    #: ``window``: the first design's window of cells; ``track``: one block-RAM board for the
+    #: game and the search (``window`` is then its torus, a power of two).
+    board: str = "window"
 
     def player(self):
         """The :class:`~trax_fpga.hdl.player.Player` these parameters describe."""
@@ -82,6 +85,7 @@ class BoardConfig:
             budget=self.budget or 2**32 - 1,
             think_time=self.think,
             search_options=dict(self.search_options),
+            board=self.board,
         )
 
     def key(self) -> str:
@@ -205,6 +209,13 @@ def add_arguments(parser) -> None:
         "whichever budget is spent first stops it",
     )
     parser.add_argument(
+        "--board",
+        choices=("window", "track"),
+        default="window",
+        help="window: the first design's window of cells (default); track: one block-RAM "
+        "board for the game and the search, --window N is then its torus (a power of two)",
+    )
+    parser.add_argument(
         "--search",
         type=_option,
         action="append",
@@ -231,6 +242,7 @@ def config_from(args) -> BoardConfig:
         budget=args.budget,
         think=args.think,
         search_options=tuple(sorted(args.search)),
+        board=args.board,
     )
     checked = config.player()  # checks every parameter (ValueError with the bad value)
     checked._MustUse__silence = True  # built only for its checks: not an unused design
