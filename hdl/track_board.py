@@ -578,7 +578,8 @@ class TrackBoard(wiring.Component):
         top = Signal(point)
         top_valid = Signal()
         top_address = c * r - 1  # the stack's entry i is at top_address - i
-        with m.If(to_push.any()):
+        bypass = Signal()  # NEXT takes the one cell to push as the next tile instead
+        with m.If(to_push.any() & ~bypass):
             with m.If(top_valid):
                 m.d.comb += [
                     stack_wr.en.eq(1),
@@ -820,7 +821,7 @@ class TrackBoard(wiring.Component):
                     m.next = "NEIGHBOURS"
 
             with m.State("FORCE"):  # a forced tile; also refill the stack's top register
-                with m.If(sp != 0):
+                with m.If(~top_valid & (sp != 0)):
                     m.d.sync += [top.eq(stack_rd.data), top_valid.eq(1), sp.eq(sp - 1)]
                 place(forced_tile)
                 m.next = "NEIGHBOURS"
@@ -837,7 +838,15 @@ class TrackBoard(wiring.Component):
                 m.next = "NEXT"
 
             with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
-                with m.If(~writes_busy & ~tail_busy):
+                one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
+                one_append = (to_append & (to_append - 1)) == 0  # at most one, drained now
+                with m.If(~writes_busy & ~dead & one_push & one_append):
+                    # The stack would give back the one cell just pushed: take it at once.
+                    m.d.comb += bypass.eq(1)
+                    m.d.sync += to_push.eq(0)
+                    issue(push_cell.x, push_cell.y)
+                    m.next = "FORCE"
+                with m.Elif(~writes_busy & ~tail_busy):
                     with m.If(dead):
                         begin_undo(turn_mark, turn_f_mark)
                     with m.Elif(top_valid):
@@ -893,20 +902,35 @@ class TrackBoard(wiring.Component):
                 read_cell_edges(log_rd.data.x, log_rd.data.y)
                 m.next = "UNDO_TILE"
             with m.State("UNDO_TILE"):
-                m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
-                for bank in range(4):
-                    with m.If(q_bank == bank):
-                        m.d.comb += [
-                            cell_wr[bank].en.eq(1),
-                            cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
-                            cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
-                        ]
-                m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
-                read_neighbours()
-                m.next = "UNDO_NEIGHBOURS"
+                with m.If(writes_busy):  # the last tile's far ends are still being written
+                    read_cell_edges(qx, qy)
+                with m.Else():
+                    m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
+                    for bank in range(4):
+                        with m.If(q_bank == bank):
+                            m.d.comb += [
+                                cell_wr[bank].en.eq(1),
+                                cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
+                                cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
+                            ]
+                    m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
+                    read_neighbours()
+                    m.next = "UNDO_NEIGHBOURS"
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
-                m.next = "UNDO"
+                with m.If(log_sp == turn_mark):
+                    m.next = "UNDO"
+                with m.Else():
+                    # The next tile to take back (the log's entry, read in UNDO_TILE) is read
+                    # now, beside this tile's last writes: those go to empty cells and open track
+                    # ends, never to an occupied cell or a closed edge, which is all it needs.
+                    m.d.sync += [
+                        log_sp.eq(log_sp - 1),
+                        qx.eq(log_rd.data.x),
+                        qy.eq(log_rd.data.y),
+                    ]
+                    read_cell_edges(log_rd.data.x, log_rd.data.y)
+                    m.next = "UNDO_TILE"
 
             # CANDIDATE: entry f_index of the frontier list is out: read its cell.
             with m.State("CAND_CELL"):
