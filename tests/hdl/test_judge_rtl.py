@@ -3,7 +3,7 @@
 import io
 import sys
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 from trax_fpga.host.judge import judge_game
 
 from ..host.records import DATA, moves_only, record_lines

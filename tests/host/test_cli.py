@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 
 
 def run(argv, stdin="", monkeypatch=None, capsys=None):
@@ -79,7 +79,7 @@ def test_bad_arguments_exit_with_status_2(capsys):
 
 def test_the_installed_command_runs():
     result = subprocess.run(
-        [sys.executable, "-m", "trax_fpga.host.cli", "perft", "2"],
+        [sys.executable, "-m", "trax_fpga.cli", "perft", "2"],
         capture_output=True,
         text=True,
         check=True,

@@ -8,7 +8,7 @@ import threading
 import tty
 from pathlib import Path
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 from trax_fpga.host.engine import EngineSession, MoveChooser
 from trax_fpga.host.gamelog import RESULTS
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
@@ -17,7 +17,7 @@ from trax_fpga.host.referee import Referee
 from trax_fpga.host.tiles import Colour
 from trax_fpga.host.transport import ProcessTransport, SerialTransport, TcpTransport
 
-ENGINE = [sys.executable, "-m", "trax_fpga.host.cli", "engine", "--nodes", "30", "--team", "KZ"]
+ENGINE = [sys.executable, "-m", "trax_fpga.cli", "engine", "--nodes", "30", "--team", "KZ"]
 
 
 def session():

@@ -11,14 +11,14 @@ import sys
 import pytest
 import serial
 
+from trax_fpga import cli
 from trax_fpga.hdl.player import DEFAULT_BUDGET as PLAYER_BUDGET
-from trax_fpga.host import cli
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim import board as simulated
 
-TRAX = [sys.executable, "-m", "trax_fpga.host.cli"]
+TRAX = [sys.executable, "-m", "trax_fpga.cli"]
 WINDOW = 10
 SIM = [*TRAX, "sim", "--window", str(WINDOW)]
 

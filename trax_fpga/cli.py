@@ -13,17 +13,17 @@ import sys
 import time
 from pathlib import Path
 
-from .. import __version__
-from .engine import DEFAULT_NODES, EngineSession, MoveChooser
-from .errors import TraxError
-from .gamelog import SeriesLog
-from .judge import judge_game, judge_lines
-from .players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
-from .position import Position, Variant
-from .referee import Progress, Referee, run_series
-from .render import ASCII, UNICODE, render
-from .tiles import Colour
-from .transport import (
+from . import __version__
+from .host.engine import DEFAULT_NODES, EngineSession, MoveChooser
+from .host.errors import TraxError
+from .host.gamelog import SeriesLog
+from .host.judge import judge_game, judge_lines
+from .host.players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
+from .host.position import Position, Variant
+from .host.referee import Progress, Referee, run_series
+from .host.render import ASCII, UNICODE, render
+from .host.tiles import Colour
+from .host.transport import (
     DisconnectedError,
     LinkError,
     MalformedLineError,
@@ -79,7 +79,7 @@ def _positive(text: str) -> int:
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count legal move sequences from the empty board (or after ``--moves``)."""
     if args.backend == "rtl":
-        from ..sim.perft_driver import rtl_perft  # the gateware's counter, simulated
+        from .sim.perft_driver import rtl_perft  # the gateware's counter, simulated
 
         for line in rtl_perft(args.depth, moves=args.moves):
             print(line, flush=True)
@@ -102,8 +102,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     """
     overflowed = []
     if args.backend == "rtl":
-        from ..sim.rules_driver import RtlRules, WindowOverflowError
-        from ..sim.rules_driver import judge_game as rtl_judge_game
+        from .sim.rules_driver import RtlRules, WindowOverflowError
+        from .sim.rules_driver import judge_game as rtl_judge_game
 
         if args.variant is not Variant.UNLIMITED:
             raise TraxError(
@@ -206,7 +206,7 @@ def cmd_best(args: argparse.Namespace) -> int:
         return _best_rtl(args)
     if args.backend == "model":
         return _best_model(args)
-    from .search import search
+    from .host.search import search
 
     position = _position_to_search(args)
     start = time.perf_counter()
@@ -225,7 +225,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 def _best_model(args: argparse.Namespace) -> int:
     """``trax best --backend model``: the gateware's search, run by its software model."""
-    from .hwsearch import hw_search
+    from .host.hwsearch import hw_search
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
@@ -245,8 +245,8 @@ def _best_model(args: argparse.Namespace) -> int:
 
 def _best_rtl(args: argparse.Namespace) -> int:
     """``trax best --backend rtl``: the gateware search (simulated) and its software model."""
-    from ..sim.search_driver import RtlSearch
-    from .hwsearch import hw_search
+    from .host.hwsearch import hw_search
+    from .sim.search_driver import RtlSearch
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
@@ -380,7 +380,7 @@ def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Playe
     """
     if port:
         return ProtocolPlayer(SerialTransport(port, baud), name="board")
-    from ..sim import board as simulated
+    from .sim import board as simulated
 
     config = simulated.BoardConfig(baud=baud)
     try:
@@ -411,7 +411,7 @@ class _SimulatedBoardPlayer(ProtocolPlayer):
         self._process = process
 
     def close(self) -> None:
-        from ..sim.uart_bridge import stop_bridge
+        from .sim.uart_bridge import stop_bridge
 
         try:
             super().close()
@@ -421,7 +421,7 @@ class _SimulatedBoardPlayer(ProtocolPlayer):
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Run the complete player in simulation (Verilator), its UART on stdin/stdout or a pty."""
-    from ..sim import board as simulated
+    from .sim import board as simulated
 
     try:
         return simulated.run(args)
@@ -648,7 +648,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
 
     p = add("sim", cmd_sim, "run the simulated board on stdin/stdout or a pty")
-    from ..sim.board import add_arguments as add_sim_arguments
+    from .sim.board import add_arguments as add_sim_arguments
 
     add_sim_arguments(p)
     return parser
