@@ -32,6 +32,7 @@ from .host.transport import (
     StdioTransport,
     TcpTransport,
 )
+from .status import Status
 
 __all__ = ["main"]
 
@@ -80,9 +81,12 @@ def cmd_perft(args: argparse.Namespace) -> int:
     """Count legal move sequences from the empty board (or after ``--moves``)."""
     if args.backend == "rtl":
         from .sim.perft_driver import rtl_perft  # the gateware's counter, simulated
+        from .sim.verilator import reporting
 
-        for line in rtl_perft(args.depth, moves=args.moves):
-            print(line, flush=True)
+        with Status("counting with the gateware's perft (simulated)") as status:
+            with reporting(status.say):
+                for line in rtl_perft(args.depth, moves=args.moves):
+                    status.out(line)
         return 0
     position = Position.from_moves(args.moves, args.variant)
     for depth in range(1, args.depth + 1):
@@ -109,7 +113,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
             raise TraxError(
                 "the gateware plays unlimited Trax only: drop --variant or use --backend ref"
             )
-        rules = RtlRules((args.window, args.window), "verilator")
+        from .sim.verilator import reporting
+
+        with Status() as status, reporting(status.say):
+            rules = RtlRules((args.window, args.window), "verilator")
 
         def judge(moves: list[str]) -> str:
             try:
@@ -123,17 +130,18 @@ def cmd_judge(args: argparse.Namespace) -> int:
         def judge(moves: list[str]) -> str:
             return judge_game(moves, args.variant)
 
+    status = Status("judging with the gateware rules core (simulated)" if rules else None)
     try:
-        if not args.files:
-            for verdict in judge_lines(sys.stdin, judge):
-                print(verdict, flush=True)
-        for name in args.files:
-            try:
-                with open(name, encoding="utf-8") as stream:
-                    for verdict in judge_lines(stream, judge):
-                        print(verdict, flush=True)
-            except OSError as error:
-                raise TraxError(f"cannot read {name}: {error.strerror}") from None
+        with status:
+            if not args.files:
+                stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes, unless replaced
+                _judge_stream(stdin, "standard input", judge, status)
+            for name in args.files:
+                try:
+                    with open(name, "rb") as stream:
+                        _judge_stream(stream, name, judge, status)
+                except OSError as error:
+                    raise TraxError(f"cannot read {name}: {error.strerror}") from None
     finally:
         if rules is not None:
             rules.close()
@@ -145,6 +153,27 @@ def cmd_judge(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _judge_stream(stream, name: str, judge, status: Status) -> None:
+    """Print the verdict of every game line of the binary ``stream``; a line that is not text
+    (not UTF-8, or with a NUL byte) ends it with a one-line error that names the line."""
+
+    def lines():
+        for number, raw in enumerate(stream, 1):
+            try:
+                line = raw if isinstance(raw, str) else raw.decode("utf-8")
+                if "\0" in line:
+                    raise ValueError("a NUL byte")
+            except ValueError:  # UnicodeDecodeError is one
+                raise TraxError(
+                    f"{name}: line {number} is not text (not UTF-8); "
+                    "trax judge reads game records, one game per line"
+                ) from None
+            yield line
+
+    for verdict in judge_lines(lines(), judge):
+        status.out(verdict)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -247,11 +276,13 @@ def _best_rtl(args: argparse.Namespace) -> int:
     """``trax best --backend rtl``: the gateware search (simulated) and its software model."""
     from .host.hwsearch import hw_search
     from .sim.search_driver import RtlSearch
+    from .sim.verilator import reporting
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
-    with RtlSearch(window, window, depth) as unit:
-        result = unit.search(position, args.nodes)
+    with Status("searching with the gateware (simulated)") as status, reporting(status.say):
+        with RtlSearch(window, window, depth) as unit:
+            result = unit.search(position, args.nodes)
     model = hw_search(position, window, window, args.nodes, depth)
     print(f"{position.turn.word} to move after {position.ply} moves")
     print(
@@ -374,19 +405,21 @@ def cmd_match(args: argparse.Namespace) -> int:
 def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Player:
     """The board to play: a real one on ``port``, else the simulated one on a pty.
 
-    The simulated board (``trax sim``) is built on first use (cached afterwards). It runs slower
-    than real time, so the answer time limit is lifted for it. If it cannot be built (no
-    Verilator, or the gateware is incomplete), the reference engine plays instead, with a notice.
+    The simulated board (``trax sim``) has the real board's clock and search, with a search time
+    that a simulation runs in about the contest's time (``--sim-think``; what this costs in
+    strength is printed). It is built on first use (cached afterwards), and the answer time
+    limit is lifted for it. If it cannot be built (no Verilator, or the gateware is incomplete),
+    the reference engine plays instead, with a notice.
     """
     if port:
         return ProtocolPlayer(SerialTransport(port, baud), name="board")
     from .sim import board as simulated
 
-    config = simulated.BoardConfig(baud=baud)
+    think = getattr(args, "sim_think", None)
+    config = simulated.real_board_config(**({} if think is None else {"think": think}))
     try:
-        path, process = simulated.open_board(
-            config, log=lambda text: print(f"trax: {text}", file=sys.stderr)
-        )
+        with Status() as status:
+            board = simulated.open_board_player(config, status=status.say, notice=status.note)
     except Exception as error:  # any failure to build or start: fall back, and say why
         print(
             f"trax: the simulated board cannot be started ({type(error).__name__}: "
@@ -399,24 +432,7 @@ def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Playe
         print("trax: no time limit for the simulated board (it runs slower than real time)",
               file=sys.stderr)  # fmt: skip
         args.time_limit = 0
-    return _SimulatedBoardPlayer(SerialTransport(path, baud), process)
-
-
-class _SimulatedBoardPlayer(ProtocolPlayer):
-    """A :class:`ProtocolPlayer` on the simulated board's pty that stops the simulation on
-    :meth:`close`."""
-
-    def __init__(self, transport, process) -> None:
-        super().__init__(transport, name="board")
-        self._process = process
-
-    def close(self) -> None:
-        from .sim.uart_bridge import stop_bridge
-
-        try:
-            super().close()
-        finally:
-            stop_bridge(self._process)
+    return board
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -424,6 +440,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from .sim import board as simulated
 
     try:
+        config = simulated.config_from(args)
+        with Status() as status:
+            simulated.build_board(config, log=status.say)  # then run() finds it built
         return simulated.run(args)
     except ValueError as error:
         raise TraxError(str(error)) from None
@@ -549,6 +568,16 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--baud", type=_positive, default=19200, help="serial baud rate (19200)")
 
+    def add_sim_think(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--sim-think",
+            type=_seconds,
+            default=None,
+            metavar="S",
+            help="the simulated board's search time per move, in seconds of board time (default:"
+            " what the simulation runs in about the contest's second; 0.5 is a real board's)",
+        )
+
     p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
     add_budget(p)
     p.add_argument("--team", default="RF", help="the code answered to -T (default RF)")
@@ -646,6 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_referee(p, games=1)
     add_budget(p)
     p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
+    add_sim_think(p)
 
     p = add("sim", cmd_sim, "run the simulated board on stdin/stdout or a pty")
     from .sim.board import add_arguments as add_sim_arguments
