@@ -258,6 +258,7 @@ class SimulatedBoardPlayer(ProtocolPlayer):
         self._process = process
         self.config = config
         self.speed = speed
+        self.notice = None if speed is None else strength_notice(config, speed)
 
     def close(self) -> None:
         try:

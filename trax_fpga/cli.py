@@ -22,6 +22,7 @@ from .host.players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
 from .host.position import Position, Variant
 from .host.referee import Progress, Referee, run_series
 from .host.render import ASCII, UNICODE, render
+from .host.svg import board_svg
 from .host.tiles import Colour
 from .host.transport import (
     DisconnectedError,
@@ -179,6 +180,16 @@ def _judge_stream(stream, name: str, judge, status: Status) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     """Print the position after the given moves."""
     position = Position.from_moves(args.moves, args.variant)
+    if args.svg is not None:
+        picture = board_svg(position)
+        if args.svg == "-":
+            sys.stdout.write(picture)
+            return 0
+        try:
+            Path(args.svg).write_text(picture, encoding="utf-8")
+        except OSError as error:
+            raise TraxError(f"cannot write {args.svg}: {error.strerror}") from None
+        return 0
     style = ASCII if args.ascii else UNICODE
     print(render(position, style, colour=args.colour))
     if position.outcome:
@@ -476,6 +487,45 @@ def cmd_play(args: argparse.Namespace) -> int:
         board.close()
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the board in the browser: play the opponent, watch a match (--watch DIR), or
+    replay a log (from the page). Prints the page's address and serves until Ctrl-C."""
+    from .web.server import PlaySession, WatchSession, serve
+
+    opponent = None
+    if args.watch is not None:
+        if not Path(args.watch).is_dir():
+            raise TraxError(f"no match folder {args.watch} (trax match --log-dir DIR writes one)")
+        session = WatchSession(args.watch)
+    else:
+        spec = args.opponent
+        if spec in ("board", "sim"):
+            opponent = board_player(None, args.baud, args)
+        elif spec == "human":
+            raise TraxError("the opponent in the page is a program or a board, not 'human'")
+        else:
+            opponent = open_player(spec, args)
+        session = PlaySession(
+            opponent,
+            args.colour,
+            time_limit=args.time_limit,
+            notice=getattr(opponent, "notice", None),
+        )
+
+    def announce(url: str) -> None:
+        print(f"trax: the board is at {url} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+        print(url, flush=True)
+
+    try:
+        serve(session, args.host, args.port, announce)
+    except KeyboardInterrupt:
+        print("trax: stopped", file=sys.stderr)
+    finally:
+        if opponent is not None:
+            opponent.close()
+    return 0
+
+
 def _colour(text: str) -> Colour:
     try:
         return Colour[text.upper()]
@@ -529,6 +579,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("moves", nargs="*", help="moves in notation, e.g. @0+ B1/")
     p.add_argument("--ascii", action="store_true", help="the ASCII diagram of old e-mail games")
     p.add_argument("--colour", "--color", action="store_true", help="colour the tracks (ANSI)")
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        default=None,
+        help="write the picture `trax web` shows, as SVG, to FILE ('-': standard output)",
+    )
     add_variant(p)
 
     def add_budget(p: argparse.ArgumentParser) -> None:
@@ -675,6 +731,46 @@ def build_parser() -> argparse.ArgumentParser:
     add_referee(p, games=1)
     add_budget(p)
     p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
+    add_sim_think(p)
+
+    p = add("web", cmd_web, "the board in the browser: play, watch a match, replay a log")
+    p.add_argument(
+        "--port", type=int, default=8714, help="the page's TCP port (default 8714; 0: any free)"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="the address to serve on (127.0.0.1)")
+    p.add_argument(
+        "--opponent",
+        default="board",
+        metavar="PLAYER",
+        help="board (the simulated board, default), port:DEV (a real board), ref, engine:CMD, "
+        "tcp:HOST:PORT",
+    )
+    p.add_argument(
+        "--colour",
+        "--color",
+        type=_colour,
+        default=Colour.WHITE,
+        help="your colour: white (default, moves first) or black",
+    )
+    p.add_argument(
+        "--watch", metavar="DIR", default=None, help="watch the match logged in DIR instead"
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=0,
+        metavar="S",
+        help="seconds the opponent may take per answer, 0 for none (default)",
+    )
+    p.add_argument("--baud", type=_positive, default=19200, help="serial baud rate (19200)")
+    p.add_argument(
+        "--startup",
+        type=_seconds,
+        default=STARTUP_TIMEOUT,
+        metavar="S",
+        help="seconds an engine may take to start and answer -T",
+    )
+    add_budget(p)
     add_sim_think(p)
 
     p = add("sim", cmd_sim, "run the simulated board on stdin/stdout or a pty")
