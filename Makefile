@@ -75,7 +75,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
-	$(BIN)/python -m trax_fpga.hdl.bench_rules --window 18x18 --backend verilator
+	$(BIN)/python -m trax_fpga.sim.bench_rules --window 18x18 --backend verilator
 	$(BIN)/python -m trax_fpga.sim.search_bench --perft
 
 bitstream: $(STAMP)

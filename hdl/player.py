@@ -90,7 +90,9 @@ class Player(wiring.Component):
         :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
     rejected_lines : Out(16)
     search_nodes, search_cycles : Out(32)
-        Statistics of the last search.
+    search_depth : Out(8)
+        Statistics of the last search (the depth is its deepest completed iteration; 0 when the
+        search has no ``depth`` output).
     """
 
     def __init__(
@@ -143,6 +145,7 @@ class Player(wiring.Component):
                 "rejected_lines": Out(16),
                 "search_nodes": Out(32),
                 "search_cycles": Out(32),
+                "search_depth": Out(8),
             }
         )
 
@@ -190,4 +193,6 @@ class Player(wiring.Component):
             self.search_nodes.eq(search.nodes),
             self.search_cycles.eq(search.cycles),
         ]
+        if "depth" in search.signature.members:
+            m.d.comb += self.search_depth.eq(search.depth)
         return m

@@ -277,11 +277,11 @@ def _check_team(team: object) -> bytes:
 
 
 def _check_opening(opening: object) -> Symbol:
-    choices = {"+": Symbol.CROSS, "/": Symbol.SLASH, Symbol.CROSS: Symbol.CROSS,
-               Symbol.SLASH: Symbol.SLASH}  # fmt: skip
-    if opening not in choices:
-        raise ValueError(f"the opening move must be '+' or '/' (@0+ or @0/), not {opening!r}")
-    return choices[opening]
+    if opening in ("+", "/"):
+        return Symbol.of(opening)
+    if opening in (Symbol.CROSS, Symbol.SLASH):
+        return opening
+    raise ValueError(f"the opening move must be '+' or '/' (@0+ or @0/), not {opening!r}")
 
 
 def check_engine_options(team: object, opening: object, max_line: object) -> None:

@@ -26,6 +26,7 @@ import dataclasses
 import hashlib
 import json
 import sys
+import threading
 from importlib import metadata, resources
 from pathlib import Path
 
@@ -167,7 +168,8 @@ def strength_notice(config: BoardConfig, speed: float) -> str:
     lines = [
         f"The simulated board runs at {speed / 1e6:.2f} M clocks per second here, "
         f"{slower:,.0f} times slower than the {REAL_BOARD_TITLE}'s {config.clock / 1e6:g} MHz "
-        f"clock, on a {config.window}x{config.window} window."
+        f"clock, on a {config.window}x{config.window} window (a real {REAL_BOARD_TITLE} holds "
+        f"8x8 and stops a game that outgrows it)."
     ]
     if clocks >= real_clocks:
         lines.append(
@@ -251,7 +253,9 @@ def open_board(config: BoardConfig, *, log=None):
 
 class SimulatedBoardPlayer(ProtocolPlayer):
     """The simulated board as a player: a :class:`ProtocolPlayer` on its pty, which also stops
-    the simulation on :meth:`close`. ``config`` and ``speed`` (clocks per second) describe it."""
+    the simulation on :meth:`close`. ``config`` and ``speed`` (clocks per second) describe it;
+    ``notice`` says how it compares with a real board; ``last_search`` holds the figures of its
+    last answer's search (``depth``, ``nodes``, ``clocks``), read from the simulation."""
 
     def __init__(self, path: str, process, config: BoardConfig, speed: float | None) -> None:
         super().__init__(SerialTransport(path, config.baud), name="board")
@@ -259,6 +263,32 @@ class SimulatedBoardPlayer(ProtocolPlayer):
         self.config = config
         self.speed = speed
         self.notice = None if speed is None else strength_notice(config, speed)
+        self.last_search: dict | None = None
+        self._reports = threading.Condition()
+        self._count = 0
+        threading.Thread(target=self._read_reports, name="board-reports", daemon=True).start()
+
+    def _read_reports(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in self._process.stdout:
+                fields = dict(item.partition("=")[::2] for item in line.split()[1:])
+                with self._reports:
+                    if fields.get("search_nodes", "0") != "0":
+                        self.last_search = {
+                            "depth": int(fields.get("search_depth", 0)),
+                            "nodes": int(fields["search_nodes"]),
+                            "clocks": int(fields.get("search_cycles", 0)),
+                        }
+                    self._count += 1
+                    self._reports.notify_all()
+
+    def answer(self, move: str | None, timeout: float | None) -> str:
+        with self._reports:
+            before = self._count
+        line = super().answer(move, timeout)
+        with self._reports:  # the figures come a moment after the line
+            self._reports.wait_for(lambda: self._count > before, timeout=0.5)
+        return line
 
     def close(self) -> None:
         try:
@@ -284,7 +314,7 @@ def open_board_player(config: BoardConfig, *, status=None, notice=None) -> Simul
         notice(strength_notice(config, speed))
     if status is not None:
         status("starting the simulated board")
-    path, process = open_simulated_port(model, config.clock, config.baud)
+    path, process = open_simulated_port(model, config.clock, config.baud, report=True)
     if status is not None:
         status(None)
     return SimulatedBoardPlayer(path, process, config, speed)

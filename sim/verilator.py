@@ -217,7 +217,9 @@ def _run(command, cwd: Path, log: Path, env: dict) -> None:
         )
     if result.returncode != 0:
         tail = log.read_text()[-4000:]
-        raise BuildError(f"{command[0]} failed (exit {result.returncode}) in {cwd}:\n{tail}")
+        raise BuildError(
+            f"{command[0]} failed (exit status {result.returncode}); its log: {log}\n{tail}"
+        )
 
 
 def _build_into(work: Path, verilog_text: str, signed_names: set[str], jobs: int) -> None:

@@ -8,6 +8,7 @@ exits with 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import time
@@ -78,13 +79,26 @@ def _positive(text: str) -> int:
     return value
 
 
+@contextlib.contextmanager
+def _simulation():
+    """A failed Verilator build or simulation as a one-line error (the rest is in its log)."""
+    from .sim.verilator import BuildError, SimulationError
+
+    try:
+        yield
+    except (BuildError, SimulationError) as error:
+        lines = str(error).strip().splitlines()
+        first = lines[0] if lines else type(error).__name__
+        raise TraxError(f"the simulation failed: {first}") from None
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count legal move sequences from the empty board (or after ``--moves``)."""
     if args.backend == "rtl":
         from .sim.perft_driver import rtl_perft  # the gateware's counter, simulated
         from .sim.verilator import reporting
 
-        with Status("counting with the gateware's perft (simulated)") as status:
+        with _simulation(), Status("counting with the gateware's perft (simulated)") as status:
             with reporting(status.say):
                 for line in rtl_perft(args.depth, moves=args.moves):
                     status.out(line)
@@ -116,7 +130,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
             )
         from .sim.verilator import reporting
 
-        with Status() as status, reporting(status.say):
+        with _simulation(), Status() as status, reporting(status.say):
             rules = RtlRules((args.window, args.window), "verilator")
 
         def judge(moves: list[str]) -> str:
@@ -133,7 +147,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     status = Status("judging with the gateware rules core (simulated)" if rules else None)
     try:
-        with status:
+        with _simulation(), status:
             if not args.files:
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes, unless replaced
                 _judge_stream(stdin, "standard input", judge, status)
@@ -291,7 +305,11 @@ def _best_rtl(args: argparse.Namespace) -> int:
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
-    with Status("searching with the gateware (simulated)") as status, reporting(status.say):
+    with (
+        _simulation(),
+        Status("searching with the gateware (simulated)") as status,
+        reporting(status.say),
+    ):
         with RtlSearch(window, window, depth) as unit:
             result = unit.search(position, args.nodes)
     model = hw_search(position, window, window, args.nodes, depth)
@@ -452,11 +470,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     try:
         config = simulated.config_from(args)
-        with Status() as status:
+        with _simulation(), Status() as status:
             simulated.build_board(config, log=status.say)  # then run() finds it built
-        return simulated.run(args)
+        code = simulated.run(args)
     except ValueError as error:
         raise TraxError(str(error)) from None
+    if code not in (0, 130):
+        raise TraxError(f"the simulated board stopped with exit status {code}")
+    return code
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from amaranth.sim import Simulator
 from trax_fpga.boards.probe import REPLY_BYTES, ProbeReply, RulesProbe, xor_fold
 from trax_fpga.hdl.board import Verdict
 from trax_fpga.hdl.rules_core import Colour, Outcome
+from trax_fpga.hdl.types import Symbol as HdlSymbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 
@@ -78,7 +79,7 @@ def run_probe(commands: list[bytes], expected_replies: int):
 def play_command(position: Position, text: str) -> bytes:
     move = Move.parse(text)
     x, y = position.cell_of(move)
-    return bytes([" +/\\".index(move.symbol.value) - 1, x % WINDOW, y % WINDOW])
+    return bytes([HdlSymbol.of(move.symbol).value, x % WINDOW, y % WINDOW])
 
 
 def test_probe_plays_a_game_like_the_reference():

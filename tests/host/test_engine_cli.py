@@ -204,7 +204,7 @@ def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
     def unavailable(*args, **kwargs):
         raise RuntimeError("no simulator in this test")
 
-    monkeypatch.setattr(simulated, "open_board", unavailable)
+    monkeypatch.setattr(simulated, "open_board_player", unavailable)
     monkeypatch.setattr(sys, "stdin", io.StringIO("Z9+\n@0+\nresign\n"))
     assert main(["play", "--nodes", "30"]) == 0
     out, err = capsys.readouterr()

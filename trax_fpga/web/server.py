@@ -72,10 +72,10 @@ class GameView:
 
     def play(self, text: str, seconds: float | None = None) -> None:
         """Play ``text`` (a move already judged legal) with its forced plays."""
-        before = self.position.copy()
         mover = self.position.turn
         turn = self.position.play(text)
-        forced = [cell_name(before, cell) for cell, _ in turn.forced]
+        # Named as the picture after the move labels them.
+        forced = [cell_name(self.position, cell) for cell, _ in turn.forced]
         self.moves.append(MoveEntry(text, mover.word, seconds, forced))
         if seconds is not None:
             self.clocks[mover.word] += seconds
