@@ -165,11 +165,12 @@ def strength_notice(config: BoardConfig, speed: float) -> str:
         clocks = min(clocks, config.budget * CLOCKS_PER_NODE)
     answer = clocks / speed
     slower = config.clock / speed
+    whose = f"the {REAL_BOARD_TITLE}'s" if config.clock == REAL_CLOCK else "its"
     lines = [
         f"The simulated board runs at {speed / 1e6:.2f} M clocks per second here, "
-        f"{slower:,.0f} times slower than the {REAL_BOARD_TITLE}'s {config.clock / 1e6:g} MHz "
-        f"clock, on a {config.window}x{config.window} window (a real {REAL_BOARD_TITLE} holds "
-        f"8x8 and stops a game that outgrows it)."
+        f"{slower:,.0f} times slower than {whose} {config.clock / 1e6:g} MHz clock, on a "
+        f"{config.window}x{config.window} window (a real {REAL_BOARD_TITLE} holds 8x8 and "
+        "stops a game that outgrows it)."
     ]
     if clocks >= real_clocks:
         lines.append(
@@ -264,30 +265,41 @@ class SimulatedBoardPlayer(ProtocolPlayer):
         self.speed = speed
         self.notice = None if speed is None else strength_notice(config, speed)
         self.last_search: dict | None = None
-        self._reports = threading.Condition()
-        self._count = 0
+        self._reports: list[dict] = []  # one per line the board sent, in order
+        self._lines = 0  # lines read from the board
+        self._condition = threading.Condition()
         threading.Thread(target=self._read_reports, name="board-reports", daemon=True).start()
 
     def _read_reports(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in self._process.stdout:
                 fields = dict(item.partition("=")[::2] for item in line.split()[1:])
-                with self._reports:
-                    if fields.get("search_nodes", "0") != "0":
-                        self.last_search = {
+                with self._condition:
+                    self._reports.append(
+                        {
                             "depth": int(fields.get("search_depth", 0)),
-                            "nodes": int(fields["search_nodes"]),
+                            "nodes": int(fields.get("search_nodes", 0)),
                             "clocks": int(fields.get("search_cycles", 0)),
                         }
-                    self._count += 1
-                    self._reports.notify_all()
+                    )
+                    self._condition.notify_all()
+
+    def team_code(self, timeout: float | None) -> str:
+        code = super().team_code(timeout)
+        self._lines += 1
+        return code
+
+    def wait_ready(self, timeout: float) -> None:
+        super().wait_ready(timeout)
+        self._lines += 1
 
     def answer(self, move: str | None, timeout: float | None) -> str:
-        with self._reports:
-            before = self._count
         line = super().answer(move, timeout)
-        with self._reports:  # the figures come a moment after the line
-            self._reports.wait_for(lambda: self._count > before, timeout=0.5)
+        self._lines += 1
+        with self._condition:  # the figures of this line come a moment after it
+            if self._condition.wait_for(lambda: len(self._reports) >= self._lines, timeout=0.5):
+                report = self._reports[self._lines - 1]
+                self.last_search = report if report["nodes"] else None
         return line
 
     def close(self) -> None:

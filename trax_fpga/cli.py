@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -801,7 +803,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _same_installation_first() -> None:
+    """Put this installation's programs first on PATH, so that an engine command such as
+    ``trax engine`` (``trax match --engine "trax engine ..."``) runs this same ``trax``, not
+    another one, or none when the virtual environment's ``bin`` is not on PATH."""
+    scripts = sysconfig.get_path("scripts")
+    if not scripts or not (Path(scripts) / "trax").exists():
+        return
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != scripts:
+        os.environ["PATH"] = os.pathsep.join([scripts, *([path] if path else [])])
+
+
 def main(argv: list[str] | None = None) -> int:
+    _same_installation_first()
     parser = build_parser()
     args = parser.parse_args(argv)
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet

@@ -50,6 +50,8 @@ class Status:
 
     def __enter__(self) -> Status:
         if self.enabled:
+            with self._lock:
+                self._draw()
             self._thread = threading.Thread(target=self._run, name="status", daemon=True)
             self._thread.start()
         return self
