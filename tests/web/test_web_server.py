@@ -4,6 +4,7 @@ checked, and ``trax show --svg`` (the same picture as the page's)."""
 from __future__ import annotations
 
 import re
+import time
 
 from trax_fpga.cli import main
 from trax_fpga.host.players import EnginePlayer
@@ -54,3 +55,19 @@ def test_the_person_may_only_play_legal_moves_in_turn():
     assert sorted(c["move"] for c in view["choices"]["@0"]) == ["@0+", "@0/"]
     assert session.submit("@0/") is None
     assert session.human.moves.get_nowait() == "@0/"
+
+
+def test_a_resigned_game_is_over_with_its_reason_and_another_can_start():
+    session = PlaySession(EnginePlayer(name="ref"))
+    session.start()
+    deadline = time.monotonic() + 10
+    while not session.view()["your_turn"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    session.resign()
+    while not session.view()["over"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    view = session.view()
+    assert view["over"] and view["result"].startswith("You lose: black wins, white lost by resign")
+    session.start()
+    assert session.view()["number"] == 2 and not session.view()["over"]
+    session.stop()

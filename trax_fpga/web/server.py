@@ -196,15 +196,16 @@ class PlaySession:
         self.waiting_for_you = False
         self.error: str | None = None
         self.listeners: list = []
-        self._thread: threading.Thread | None = None
+        self.playing = False  # a game is being played (its thread runs)
 
     # called from the page (the event loop's thread)
 
     def start(self) -> None:
         """Start a new game (if none is being played)."""
         with self.lock:
-            if self._thread is not None and self._thread.is_alive():
+            if self.playing:
                 return
+            self.playing = True
             self.number += 1
             white, black = (
                 (self.human.name, self.opponent.name)
@@ -212,8 +213,7 @@ class PlaySession:
                 else (self.opponent.name, self.human.name)
             )
             self.game = GameView(white, black)
-            self._thread = threading.Thread(target=self._play, name="game", daemon=True)
-            self._thread.start()
+            threading.Thread(target=self._play, name="game", daemon=True).start()
         self.changed()
 
     def submit(self, text: str) -> str | None:
@@ -248,9 +248,11 @@ class PlaySession:
             log.exception("the game stopped")
             with self.lock:
                 self.game.result = f"the game stopped: {type(error).__name__}: {error}"
+                self.playing = False
         else:
             with self.lock:
                 self.game.result = _result_words(record, self.colour)
+                self.playing = False
         self.changed()
 
     def moved(self, text: str) -> None:
@@ -285,12 +287,9 @@ class PlaySession:
                 choices=self.game.choices() if self.waiting_for_you else {},
                 search=_search_text(self.opponent),
                 notice=self.notice,
-                over=data["result"] is not None and not self._running(),
+                over=not self.playing,
             )
             return data
-
-    def _running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
 
 
 def _result_words(record: GameRecord, you: Colour) -> str:
