@@ -15,6 +15,8 @@ from amaranth.lib.wiring import In, Out
 from .legality import check_window
 from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach, check_engine_options
 from .rules_core import RulesCore
+from .track_board import check_torus
+from .track_game import TrackGame
 from .uart import UART, divisor_for
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_THINK_TIME", "LED_NAMES", "Player"]
@@ -71,6 +73,11 @@ class Player(wiring.Component):
         ``search(width, height, **search_options)`` makes the search component; the default is
         :class:`~trax_fpga.hdl.search.Search`. Another component with the same ports can stand
         in for it (tests).
+    board : str
+        ``"window"`` (the default): the rules core and the search each keep a W x H window of
+        cells. ``"track"``: one block-RAM board for the game and the search
+        (:class:`~trax_fpga.hdl.track_game.TrackGame`); W x H is its torus (powers of two), and
+        ``search``, ``rules_options`` are not used.
 
     Members
     -------
@@ -90,9 +97,9 @@ class Player(wiring.Component):
         :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
     rejected_lines : Out(16)
     search_nodes, search_cycles : Out(32)
+        Statistics of the last search.
     search_depth : Out(8)
-        Statistics of the last search (the depth is its deepest completed iteration; 0 when the
-        search has no ``depth`` output).
+        The deepest completed iteration of the last search (0 when the search does not tell).
     """
 
     def __init__(
@@ -110,8 +117,14 @@ class Player(wiring.Component):
         search_options: dict | None = None,
         search: Callable | None = None,
         rules_options: dict | None = None,
+        board: str = "window",
     ):
         self.width, self.height = check_window(width, height)
+        if board not in ("window", "track"):
+            raise ValueError(f"board must be 'window' or 'track', not {board!r}")
+        if board == "track":
+            check_torus(width, height)
+        self.board = board
         if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
             raise ValueError(f"clock frequency must be a positive number, not {clk_freq!r}")
         self.clk_freq = clk_freq
@@ -154,15 +167,51 @@ class Player(wiring.Component):
         w, h = self.width, self.height
         m.submodules.uart = uart = UART(self.divisor)
         m.submodules.engine = engine = ProtocolEngine(w, h, **self._engine_options)
+        m.d.comb += [uart.rx.eq(self.rx), self.tx.eq(uart.tx)]
+        wiring.connect(m, uart.rx_stream, engine.rx_stream)
+        wiring.connect(m, engine.tx_stream, uart.tx_stream)
+        m.d.comb += engine.framing_error.eq(uart.framing_error)
+        if self.board == "track":
+            m.submodules.game = game = TrackGame(w, h, **self.search_options)
+            wiring.connect(m, engine.rules, game.rules)
+            wiring.connect(m, engine.search, game.search)
+            m.d.comb += [
+                game.abort.eq(engine.search_abort),
+                game.budget.eq(self.budget),
+                game.cycle_budget.eq(self.cycle_budget),
+                self.search_nodes.eq(game.nodes),
+                self.search_cycles.eq(game.cycles),
+            ]
+        else:
+            search = self._window_game(m, engine)
+            m.d.comb += [
+                self.search_nodes.eq(search.nodes),
+                self.search_cycles.eq(search.cycles),
+            ]
+            if "depth" in search.signature.members:
+                m.d.comb += self.search_depth.eq(search.depth)
+        playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
+        m.d.comb += [
+            self.leds[0].eq(playing),
+            self.leds[1].eq(engine.thinking),
+            self.leds[2].eq(engine.colour.as_value()),
+            self.leds[3].eq(engine.error),
+            self.game.eq(engine.game),
+            self.overflow.eq(engine.overflow),
+            self.answer_cycles.eq(engine.answer_cycles),
+            self.max_answer_cycles.eq(engine.max_answer_cycles),
+            self.rejected_lines.eq(engine.rejected_lines),
+        ]
+        return m
+
+    def _window_game(self, m, engine):
+        """The first design: a rules core and a search, each with its window of cells."""
+        w, h = self.width, self.height
         m.submodules.rules = rules = RulesCore(w, h, **self.rules_options)
         search = self._make_search(w, h, **self.search_options)
         # A command that comes while the search runs restarts it from its reset state.
         m.submodules.search = ResetInserter(engine.search_abort)(search)
 
-        m.d.comb += [uart.rx.eq(self.rx), self.tx.eq(uart.tx)]
-        wiring.connect(m, uart.rx_stream, engine.rx_stream)
-        wiring.connect(m, engine.tx_stream, uart.tx_stream)
-        m.d.comb += engine.framing_error.eq(uart.framing_error)
         attach(m, engine.rules, rules)
         attach(m, engine.search, search)
         if "budget" in search.signature.members:
@@ -178,21 +227,4 @@ class Player(wiring.Component):
             search.empty.eq(rules.empty),
             search.turn.eq(rules.turn),
         ]
-
-        playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
-        m.d.comb += [
-            self.leds[0].eq(playing),
-            self.leds[1].eq(engine.thinking),
-            self.leds[2].eq(engine.colour.as_value()),
-            self.leds[3].eq(engine.error),
-            self.game.eq(engine.game),
-            self.overflow.eq(engine.overflow),
-            self.answer_cycles.eq(engine.answer_cycles),
-            self.max_answer_cycles.eq(engine.max_answer_cycles),
-            self.rejected_lines.eq(engine.rejected_lines),
-            self.search_nodes.eq(search.nodes),
-            self.search_cycles.eq(search.cycles),
-        ]
-        if "depth" in search.signature.members:
-            m.d.comb += self.search_depth.eq(search.depth)
-        return m
+        return search

@@ -39,6 +39,12 @@ previous iteration's best move first, then the others in window order. An iterat
 a win or a loss (``|score| >= MATE_BOUND``) ends the deepening. The root's best move is the
 first with the highest score.
 
+*On the block-RAM board* (``board="track"``, ``hdl/track_search.py``): the W x H window is the
+torus of :class:`~trax_fpga.hdl.track_board.TrackBoard`, the candidates come in its frontier
+list's order (:mod:`.trackorder`; the list is compacted at the start of the search), and a move
+is known by its torus cell and symbol (the killers and the previous best). Everything else is as
+above. The board has no evaluation yet: it searches with ``evaluation=False``.
+
 *Result.* The best move of the last completed iteration; if the budget stops an iteration after
 at least one of its root moves was searched completely, the iteration's best so far is the
 result instead (from the second iteration on, the first root move searched is the previous
@@ -57,6 +63,7 @@ from .hweval import MAX_EXTENSIONS, features, score
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
+from .trackorder import TrackOrder
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 
@@ -99,8 +106,30 @@ def window_order(position: Position, width: int, height: int) -> list[tuple[int,
     return found
 
 
+def track_order(order: TrackOrder, width: int, height: int) -> list[tuple[tuple, tuple, Symbol]]:
+    """The candidates ``(key, board cell, symbol)`` of the block-RAM board, in its order; the key
+    is the torus cell and the symbol's number."""
+    return [
+        ((cell[0] % width, cell[1] % height, SYMBOLS.index(symbol)), cell, symbol)
+        for _, cell, symbol in order.candidates()
+    ]
+
+
 class _Searcher:
-    def __init__(self, position: Position, width: int, height: int, budget: int, evaluation: bool):
+    def __init__(
+        self,
+        position: Position,
+        width: int,
+        height: int,
+        budget: int,
+        evaluation: bool,
+        board: str = "window",
+    ):
+        self.order = None
+        if board == "track":
+            self.order = TrackOrder(position)
+            self.order.compact()
+            position = self.order.position
         self.position = position
         self.evaluation = evaluation
         self.width, self.height = width, height
@@ -119,15 +148,25 @@ class _Searcher:
             raise _Stop
         if not self.fits(cell):
             return None
+        move = self.position.move_at(cell, symbol)
         try:
-            turn = self.position.play(self.position.move_at(cell, symbol))
+            turn = self.order.play(move) if self.order else self.position.play(move)
         except IllegalMoveError:
             return None
         self.nodes += 1
         return turn
 
+    def pop(self) -> None:
+        if self.order:
+            self.order.pop()
+        else:
+            self.position.pop()
+
     def moves(self, first=None):
-        candidates = window_order(self.position, self.width, self.height)
+        if self.order:
+            candidates = track_order(self.order, self.width, self.height)
+        else:
+            candidates = window_order(self.position, self.width, self.height)
         if first is not None:
             head = [c for c in candidates if c[0] == first]
             candidates = head + [c for c in candidates if c[0] != first]
@@ -163,7 +202,7 @@ class _Searcher:
             try:
                 v = self.value(turn, ply, depth, alpha, beta)
             finally:
-                self.position.pop()
+                self.pop()
             if v > best:
                 best = v
             if v > alpha:
@@ -182,15 +221,22 @@ def hw_search(
     max_depth: int,
     *,
     evaluation: bool = True,
+    board: str = "window",
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
     ``evaluation=False`` scores the horizon 0 without extensions (the first version of the
-    gateware, a mate searcher), for measuring what the evaluation is worth."""
+    gateware, a mate searcher), for measuring what the evaluation is worth. ``board`` is
+    ``"window"`` (``hdl/search.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
+    no evaluation yet)."""
+    if board not in ("window", "track"):
+        raise ValueError(f"board must be 'window' or 'track', not {board!r}")
+    if board == "track" and evaluation:
+        raise ValueError("the track board's search has no evaluation yet: use evaluation=False")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    searcher = _Searcher(position.copy(), width, height, budget, evaluation)
+    searcher = _Searcher(position.copy(), width, height, budget, evaluation, board)
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):
         best, best_move = -INFINITY, None
@@ -205,7 +251,7 @@ def hw_search(
                 try:
                     v = searcher.value(turn, 0, depth, alpha, beta)
                 finally:
-                    searcher.position.pop()
+                    searcher.pop()
                 if v > best:
                     best, best_move = v, (index, cell, symbol)
                 alpha = max(alpha, v)

@@ -23,6 +23,7 @@ from amaranth import Value
 from amaranth.sim import Simulator
 
 from trax_fpga.hdl.rules_core import Command, Outcome, RulesCore, Verdict
+from trax_fpga.hdl.track_rules import TrackRules
 from trax_fpga.hdl.types import Symbol
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move
@@ -40,6 +41,14 @@ __all__ = [
 
 #: The default window: the largest human game's box is 15 x 14, plus its ring.
 DEFAULT_WINDOW = (18, 18)
+
+#: The default torus of the block-RAM rules core: the ULX3S board's (the contest's test games
+#: reach 54 columns and 40 rows).
+DEFAULT_TORUS = (64, 64)
+
+#: The rules cores: ``track``, the board in block RAM (:class:`TrackRules`); ``window``, the
+#: first design's window of cells (:class:`RulesCore`).
+CORES = ("track", "window")
 
 
 class WindowOverflowError(RuntimeError):
@@ -143,9 +152,10 @@ class PlayResult:
     verdict: Verdict
     outcome: Outcome
     cycles: int  # from the command to ``done``
-    rounds: int  # forced-play rounds
-    board_cycles: int  # placement and forced play (clocks in the BOARD phase)
-    win_cycles: int  # win detection (clocks in the WINS phase)
+    rounds: int = 0  # forced-play rounds (window core)
+    board_cycles: int = 0  # placement and forced play (clocks in the BOARD phase; window core)
+    win_cycles: int = 0  # win detection (clocks in the WINS phase; window core)
+    tiles: int = 0  # tiles placed: the move and its forced plays (track core)
 
     @property
     def legal(self) -> bool:
@@ -176,10 +186,12 @@ _MAX_CYCLES = 1 << 16
 class RtlRules:
     """The gateware rules core as a Python object.
 
-    ``backend`` is ``"amaranth"`` (amaranth.sim, the default), ``"verilator"``
-    (:class:`trax_fpga.sim.verilator.VerilatorSim`: built once, then much faster) or any object
-    with the :class:`Backend` methods, made for ``self.component``. ``win_hops`` and
-    ``win_serial`` are passed to :class:`~trax_fpga.hdl.rules_core.RulesCore`.
+    ``core`` is ``"window"`` (:class:`~trax_fpga.hdl.rules_core.RulesCore`, a W x H window of
+    cells; ``window`` is its size) or ``"track"`` (:class:`~trax_fpga.hdl.track_rules.TrackRules`,
+    the board in block RAM; ``window`` is the C x R torus). ``backend`` is ``"amaranth"``
+    (amaranth.sim, the default), ``"verilator"`` (:class:`trax_fpga.sim.verilator.VerilatorSim`:
+    built once, then much faster) or any object with the :class:`Backend` methods, made for
+    ``self.component``. ``win_hops`` and ``win_serial`` are passed to the window core.
 
     >>> with RtlRules((10, 10)) as rules:
     ...     rules.new_game()
@@ -194,11 +206,18 @@ class RtlRules:
         *,
         win_hops: int = 1,
         win_serial: bool = False,
+        core: str = "window",
     ) -> None:
         self.width, self.height = window
-        self.component = RulesCore(
-            self.width, self.height, win_hops=win_hops, win_serial=win_serial
-        )
+        if core == "track":
+            self.component = TrackRules(self.width, self.height)
+        elif core == "window":
+            self.component = RulesCore(
+                self.width, self.height, win_hops=win_hops, win_serial=win_serial
+            )
+        else:
+            raise ValueError(f"core must be one of {', '.join(CORES)}, not {core!r}")
+        self.core = core
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":
@@ -245,18 +264,18 @@ class RtlRules:
                 backend.tick()
             else:
                 raise TimeoutError(f"the rules core gave no verdict in {_MAX_CYCLES} clocks")
-        names = ("verdict", "outcome", "cycles", "rounds", "board_cycles", "win_cycles")
+        if self.core == "track":
+            names = ("verdict", "outcome", "cycles", "tiles")
+        else:
+            names = ("verdict", "outcome", "cycles", "rounds", "board_cycles", "win_cycles")
         get_many = getattr(backend, "get_many", None)
-        values = get_many(names) if get_many else [backend.get(name) for name in names]
-        verdict, outcome, cycles, rounds, board_cycles, win_cycles = values
-        return PlayResult(
-            verdict=Verdict(verdict),
-            outcome=Outcome(outcome),
-            cycles=cycles,
-            rounds=rounds,
-            board_cycles=board_cycles,
-            win_cycles=win_cycles,
+        values = dict(
+            zip(
+                names, get_many(names) if get_many else [backend.get(n) for n in names], strict=True
+            )
         )
+        verdict, outcome = Verdict(values.pop("verdict")), Outcome(values.pop("outcome"))
+        return PlayResult(verdict=verdict, outcome=outcome, **values)
 
     def new_game(self) -> PlayResult:
         return self._command(Command.NEW_GAME)
@@ -297,9 +316,20 @@ class RtlRules:
     def overflow(self) -> bool:
         return bool(self.backend.get("overflow"))
 
+    def tile(self, x: int, y: int) -> int:
+        """The tile at window (or torus) cell (x, y): its white-edge mask, 0 = empty."""
+        if self.core == "track":
+            self.backend.set("peek_x", x)
+            self.backend.set("peek_y", y)
+            self.backend.tick()
+            return self.backend.get("peek_tile")
+        return self.tiles()[y][x]
+
     def tiles(self) -> list[list[int]]:
         """The window as ``[y][x]`` of tile values (white-edge masks, 0 = empty)."""
         w, h = self.width, self.height
+        if self.core == "track":
+            return [[self.tile(x, y) for x in range(w)] for y in range(h)]
         n = w * h
         planes = self.backend.get("white")
         return [
@@ -314,6 +344,7 @@ def judge_game(
     *,
     rules: RtlRules | None = None,
     backend: str = "amaranth",
+    core: str = "window",
 ) -> str:
     """What ``trax judge`` prints for a game, with every verdict from the gateware.
 
@@ -324,7 +355,7 @@ def judge_game(
     """
     own = rules is None
     if own:
-        rules = RtlRules(window, backend)
+        rules = RtlRules(window, backend, core=core)
     try:
         rules.new_game()
         for number, text in enumerate(moves, start=1):

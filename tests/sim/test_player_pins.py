@@ -30,6 +30,8 @@ EDGE_CLOCK = 12_000_000
 #: Whole games: a 14 x 14 window (a game that outgrows it ends there, as the policy says),
 #: a 25 MHz clock (the ULX3S's) at 115200 baud.
 GAME_WINDOW = 14
+#: The block-RAM board's torus in whole games (every game of the records fits).
+TRACK_TORUS = 32
 GAME_CLOCK = 25_000_000
 GAME_BAUD = 115200
 
@@ -204,7 +206,12 @@ async def whole_games(dut):
                 break
             text = answer.decode("ascii", "replace").strip()
             # The gateware search's specification chooses the same move, value by value.
-            model = hw_search(position, window, window, budget, depth).move
+            if _env("BOARD", "window") == "track":
+                model = hw_search(
+                    position, window, window, budget, depth, evaluation=False, board="track"
+                ).move
+            else:
+                model = hw_search(position, window, window, budget, depth).move
             assert text == str(model), f"{label}: the board chose {text}, the model {model}"
             try:
                 position.play(text)
@@ -255,14 +262,16 @@ def test_fuzz_at_the_pins():
     _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "T1", "SEED": seed})
 
 
-def _game_player() -> Player:
-    return Player(GAME_WINDOW, GAME_WINDOW, GAME_CLOCK, GAME_BAUD, "FP")
+def _game_player(board: str = "window") -> Player:
+    size = TRACK_TORUS if board == "track" else GAME_WINDOW
+    return Player(size, size, GAME_CLOCK, GAME_BAUD, "FP", board=board)
 
 
-def _games(tmp_path, games: int, seed: int) -> dict:
-    player = _game_player()
+def _games(tmp_path, games: int, seed: int, board: str = "window") -> dict:
+    player = _game_player(board)
     report = tmp_path / "games.json"
-    env = {"DIVISOR": player.divisor, "WINDOW": GAME_WINDOW, "GAMES": games, "SEED": seed}
+    env = {"DIVISOR": player.divisor, "WINDOW": player.width, "GAMES": games, "SEED": seed}
+    env["BOARD"] = board
     env["BUDGET"] = player.budget
     env["DEPTH"] = player.search_options.get("max_depth", 3)
     env["LIMIT"] = GAME_CLOCK  # one second at the board's clock
@@ -281,6 +290,14 @@ def test_whole_games_at_the_pins(tmp_path):
     """One game with the board as white and one as black, against the reference engine."""
     result = _games(tmp_path, 2, seed=1)
     assert len(result["results"]) == 2
+
+
+def test_whole_games_on_the_block_ram_board_at_the_pins(tmp_path):
+    """The player with one block-RAM board for the game and the search (``board="track"``):
+    every answer is the model's choice, and the games run to their end on a 32 x 32 torus."""
+    result = _games(tmp_path, 2, seed=3, board="track")
+    assert len(result["results"]) == 2
+    assert "unfinished" not in result["results"] and "overflow" not in result["results"]
 
 
 @pytest.mark.slow

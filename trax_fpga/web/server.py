@@ -118,7 +118,7 @@ def _search_text(player: Player) -> str | None:
     if not figures:
         return None
     parts = []
-    if figures.get("depth") is not None:
+    if figures.get("depth"):
         parts.append(f"depth {figures['depth']}")
     if figures.get("nodes") is not None:
         parts.append(f"{figures['nodes']:,} nodes")

@@ -1,0 +1,868 @@
+"""The board in block RAM: a torus of cells, a table of track ends, and one turn at a time.
+
+The position is kept in memories, not in logic per cell, so the board can be far larger than
+any real game (64 x 64 costs a few block RAMs) while the logic stays that of one cell and one
+tile:
+
+- **Cells** (four banks): per cell its tile (0 = empty) and what its four sides see, ``known``
+  (a tile is there) and ``white`` (that tile shows white). A cell's rules (which tiles fit, is it
+  forced, is it dead) follow from its own record alone, with :func:`~.legality.cell_rules`.
+  The banks are coloured like a king's move on the two chequerboard halves
+  (:func:`cell_bank`), so the four neighbours of any cell lie in four different banks and are
+  read, or written, in one clock.
+- **Track ends** (four banks): per edge between two cells, where it is the open end of a track
+  (a tile on one side, an empty cell on the other), the edge at the other end of that track.
+  East edges are split by the parity of the column and south edges by the parity of the row, so
+  a cell's four edges lie in four different banks.
+- **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
+  taken back from it.
+- **Forced cells**: a stack of the cells a placed tile made forced, waiting for their tile.
+- **Frontier list**: the empty cells next to a tile, in the order they became so (a tile appends
+  the cells it is the first neighbour of, side by side N, E, S, W); taking back a ply or a turn
+  drops what it appended. Cells that a game's moves fill stay in the list until ``COMPACT``
+  drops them (at the root of each search); the candidates are read from it
+  (:meth:`TrackBoard` ``CANDIDATE``), skipping occupied cells.
+
+A tile joins two pairs of its edges. For each pair, the track ends on the far side of the edges
+(or the edges themselves, where the neighbour is empty) become the two ends of one track: if they
+were already the two ends of one track, the tile closes a **loop**; if they lie on opposite
+outer edges of a box at least 8 across, the track is a **line**. So wins cost nothing beyond the
+placement: no flood.
+
+A box plus its ring of empty cells must fit in the torus (``box + 2 <= C`` and ``<= R``); a move
+that would outgrow it is refused (``OVERFLOW``), never misjudged, exactly as
+:class:`~.board.Board` does with its window.
+
+The pipeline of one tile: the clock that issues the reads of its cell (its record and its four
+edges), the clock that decides the tile, writes it and the new track ends and issues the reads of
+its four neighbours, and the clock that updates the neighbours (and finds the cells it forced or
+killed). Two track-end writes that fall in one bank cost a clock more, and so does each cell
+forced, or appended to the frontier list, beyond the first at once.
+
+The software model of the order in which this board places tiles and lists the frontier (so of
+the candidate order) is :mod:`trax_fpga.host.trackorder`.
+"""
+
+from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+from amaranth.utils import ceil_log2
+
+from .board import Verdict, grow_box, placement
+from .legality import Tile, cell_rules
+from .types import Symbol
+
+__all__ = [
+    "TrackBoard",
+    "TrackOp",
+    "cell_address",
+    "cell_bank",
+    "check_torus",
+    "cursor_layout",
+    "edge_address",
+    "edge_bank",
+    "edge_layout",
+]
+
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+_STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+class TrackOp(enum.Enum, shape=3):
+    """What a ``start`` of the track board does."""
+
+    NEW_GAME = 0  # empty the torus
+    PLAY = 1  # a game's move: a turn that is not taken back
+    PLY = 2  # a move of the search: a turn that UNDO takes back
+    UNDO = 3  # take back the last PLY
+    CANDIDATE = 4  # the first candidate move at or after ``cursor``
+    COMPACT = 5  # drop the occupied cells from the frontier list (at the search's root)
+
+
+def cursor_layout(columns: int, rows: int) -> data.StructLayout:
+    """A place in the candidate order: an ``index`` into the frontier list and a ``symbol``."""
+    return data.StructLayout({"index": range(columns * rows + 1), "symbol": Symbol})
+
+
+def check_torus(columns: object, rows: object) -> tuple[int, int]:
+    """Validate a torus size: powers of two, at least 8 each (the box plus its ring must fit a
+    game that can be won by a line, and the bank colourings repeat every 4)."""
+    for name, value in (("columns", columns), ("rows", rows)):
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or value < 8
+            or value & (value - 1)
+        ):
+            raise ValueError(f"torus {name} must be a power of two of at least 8, not {value!r}")
+    return columns, rows
+
+
+def edge_layout(columns: int, rows: int) -> data.StructLayout:
+    """An edge between two cells: ``south`` 0 is the edge east of cell (x, y), 1 the edge south
+    of it."""
+    return data.StructLayout(
+        {"x": ceil_log2(columns), "y": ceil_log2(rows), "south": 1},
+    )
+
+
+def cell_bank(x, y):
+    """The cell bank of cell (x, y): 2 * bit 1 of (x + y) + bit 1 of (x - y).
+
+    Works on integers (Python's ``>>`` on negatives is two's complement) and on Amaranth values.
+    The four neighbours of a cell get four different banks, on a torus whose sides are multiples
+    of 4.
+    """
+    if isinstance(x, int) and isinstance(y, int):
+        return 2 * (((x + y) >> 1) & 1) + (((x - y) >> 1) & 1)
+    return Cat((x - y)[1], (x + y)[1])
+
+
+def cell_address(x, y, columns: int):
+    """The address of cell (x, y) in its bank: the cell's coordinates without bit 1 of x and
+    bit 0 of y (the four cells that share an address lie in four banks)."""
+    if isinstance(x, int) and isinstance(y, int):
+        return (y >> 1) * (columns // 2) + ((x >> 2) << 1 | (x & 1))
+    return Cat(x[0], x[2:], y[1:])
+
+
+def edge_bank(edge):
+    """The track-end bank of an edge: east edges by column parity (0, 1), south edges by row
+    parity (2, 3)."""
+    return Mux(edge.south, Cat(edge.y[0], Const(1, 1)), Cat(edge.x[0], Const(0, 1)))
+
+
+def edge_address(edge, columns: int):
+    """The address of an edge in its bank (east: column / 2 and row; south: column and row / 2)."""
+    del columns  # the layout of ``edge`` carries the sizes
+    return Mux(edge.south, Cat(edge.x, edge.y[1:]), Cat(edge.x[1:], edge.y))
+
+
+class TrackBoard(wiring.Component):
+    """A C x R torus in block RAM: a game, and a stack of plies on it for a search.
+
+    ``start`` with ``op`` = ``PLAY`` (or ``PLY``) puts the tile for ``symbol`` at torus cell
+    (``x``, ``y``) (the variant chosen from the neighbours), then every tile it forces, one at a
+    time; a cell that gets three edges of one colour makes the whole turn illegal (``DEAD``) and
+    every tile of it is taken back. A legal ``PLY`` is pushed on the ply stack and ``UNDO`` takes
+    it back (tiles, track ends, frontier list and box). ``NEW_GAME`` empties the torus
+    (C * R / 4 clocks). The first tile must be ``+`` or ``/`` at (0, 0), white-first.
+
+    ``CANDIDATE`` finds the first candidate move at or after ``cursor`` in the candidate order
+    (the frontier list's order, then the symbols ``+ / \\``): an empty cell of the list with a
+    symbol one of whose variants fits its neighbours. Whether its forced plays are legal is found
+    by playing it. ``COMPACT`` drops the occupied cells from the frontier list, keeping the order
+    (no plies may be stacked).
+
+    Parameters
+    ----------
+    columns, rows : int
+        The torus C x R (powers of two, at least 8).
+    plies : int
+        The most plies that can be stacked.
+
+    Members
+    -------
+    start, op, x, y, symbol, outside :
+        The command, as for :class:`~.board.Board` (``outside``: beyond the ring of the box).
+    busy, done, verdict :
+        As for :class:`~.board.Board`. ``CONFLICT`` is never given: one tile at a time, two
+        disagreeing forced tiles show as a cell with three edges of one colour (``DEAD``).
+        ``PLY`` beyond ``plies`` is refused with ``OVERFLOW``.
+    white_loop, black_loop, white_line, black_line : Out(1)
+        What the last legal turn completed (both colours may).
+    tiles : Out(range(C * R + 1))
+        Tiles placed by the last turn (the move and its forced plays; 0 if illegal).
+    empty, box_x, box_y, box_w, box_h, overflow :
+        As for :class:`~.board.Board`.
+    ply : Out(range(plies + 1))
+        Plies stacked.
+    cursor : In(cursor_layout)
+        Where ``CANDIDATE`` starts.
+    found : Out(1)
+        After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
+        ``cand_symbol``; ``next_cursor`` is the place just after it.
+    frontier_len : Out(range(C * R + 1))
+        Entries in the frontier list.
+    peek_x, peek_y : In(...)
+        While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
+    peek_tile : Out(Tile)
+    """
+
+    def __init__(self, columns: int, rows: int, plies: int = 16):
+        self.columns, self.rows = check_torus(columns, rows)
+        if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
+            raise ValueError(f"plies must be a positive integer, not {plies!r}")
+        self.plies = plies
+        c, r = columns, rows
+        super().__init__(
+            {
+                "start": In(1),
+                "op": In(TrackOp),
+                "x": In(range(c)),
+                "y": In(range(r)),
+                "symbol": In(Symbol),
+                "outside": In(1),
+                "busy": Out(1),
+                "done": Out(1),
+                "verdict": Out(Verdict),
+                "white_loop": Out(1),
+                "black_loop": Out(1),
+                "white_line": Out(1),
+                "black_line": Out(1),
+                "tiles": Out(range(c * r + 1)),
+                "empty": Out(1, init=1),
+                "box_x": Out(range(c)),
+                "box_y": Out(range(r)),
+                "box_w": Out(range(c + 1)),
+                "box_h": Out(range(r + 1)),
+                "overflow": Out(1),
+                "ply": Out(range(plies + 1)),
+                "cursor": In(cursor_layout(c, r)),
+                "found": Out(1),
+                "cand_x": Out(range(c)),
+                "cand_y": Out(range(r)),
+                "cand_symbol": Out(Symbol),
+                "next_cursor": Out(cursor_layout(c, r)),
+                "frontier_len": Out(range(c * r + 1)),
+                "peek_x": In(range(c)),
+                "peek_y": In(range(r)),
+                "peek_tile": Out(Tile),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        c, r = self.columns, self.rows
+        cx, ry = ceil_log2(c), ceil_log2(r)
+        edge = edge_layout(c, r)
+        cell = data.StructLayout({"tile": Tile, "known": 4, "white": 4})
+        point = data.StructLayout({"x": cx, "y": ry})
+
+        # --- memories ---------------------------------------------------------------------------
+        cell_depth = c * r // 4
+        edge_depth = c * r // 2
+        cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
+        for bank in range(4):
+            mem = Memory(shape=cell, depth=cell_depth, init=[])
+            m.submodules[f"cells{bank}"] = mem
+            cell_wr.append(mem.write_port())
+            cell_rd.append(mem.read_port())
+            mem = Memory(shape=edge, depth=edge_depth, init=[])
+            m.submodules[f"ends{bank}"] = mem
+            edge_wr.append(mem.write_port())
+            edge_rd.append(mem.read_port())
+        m.submodules.log = log_mem = Memory(shape=point, depth=c * r, init=[])
+        log_wr, log_rd = log_mem.write_port(), log_mem.read_port()
+        m.submodules.stack = stack_mem = Memory(shape=point, depth=c * r, init=[])
+        stack_wr, stack_rd = stack_mem.write_port(), stack_mem.read_port()
+        m.submodules.frontier = front_mem = Memory(shape=point, depth=c * r, init=[])
+        front_wr, front_rd = front_mem.write_port(), front_mem.read_port()
+
+        def wrap(value, bits):
+            return value[:bits]
+
+        def neighbour(x, y, d):
+            dx, dy = _STEP[d]
+            return wrap(x + dx, cx) if dx else x, wrap(y + dy, ry) if dy else y
+
+        def side_edge(x, y, d):
+            """The edge on side d of cell (x, y), as a value of ``edge``."""
+            if d == NORTH:
+                return Cat(x, wrap(y - 1, ry), Const(1, 1))
+            if d == EAST:
+                return Cat(x, y, Const(0, 1))
+            if d == SOUTH:
+                return Cat(x, y, Const(1, 1))
+            return Cat(wrap(x - 1, cx), y, Const(0, 1))
+
+        def read_cell_edges(x, y):
+            """Set the cell-bank and edge-bank read addresses for cell (x, y)."""
+            for bank in range(4):
+                m.d.comb += cell_rd[bank].addr.eq(cell_address(x, y, c))
+            for d in range(4):
+                e = data.View(edge, side_edge(x, y, d))
+                for bank in range(4):
+                    with m.If(edge_bank(e) == bank):
+                        m.d.comb += edge_rd[bank].addr.eq(edge_address(e, c))
+
+        # --- the cell in hand, and what its reads returned -------------------------------------
+        qx = Signal(cx)
+        qy = Signal(ry)
+        q_bank = cell_bank(qx, qy)
+        record = Signal(cell)
+        with m.Switch(q_bank):
+            for bank in range(4):
+                with m.Case(bank):
+                    m.d.comb += record.eq(cell_rd[bank].data)
+        own_edges = [data.View(edge, side_edge(qx, qy, d)) for d in range(4)]
+        ends = []  # the partner stored at each side's edge
+        for d in range(4):
+            end = Signal(edge, name=f"end_{d}")
+            with m.Switch(edge_bank(own_edges[d])):
+                for bank in range(4):
+                    with m.Case(bank):
+                        m.d.comb += end.eq(edge_rd[bank].data)
+            ends.append(end)
+        rules = cell_rules(list(record.known), list(record.white))
+        fit = Cat(rules["fit"])
+
+        # The tile to place: the move's variant (state MOVE) or the forced tile (state FORCE).
+        symbol = Signal(Symbol)
+        tile = Signal(4)
+        white_first, black_first, move_tile = placement(m, fit, symbol, self.empty)
+        forced_tile = Cat(rules["tile"])
+
+        # --- the box of the turn and its outer edges -------------------------------------------
+        pend_x = Signal.like(self.box_x)
+        pend_y = Signal.like(self.box_y)
+        pend_w = Signal.like(self.box_w)
+        pend_h = Signal.like(self.box_h)
+        west = wrap(pend_x - 1, cx)
+        east = wrap(pend_x + pend_w - 1, cx)
+        north = wrap(pend_y - 1, ry)
+        south = wrap(pend_y + pend_h - 1, ry)
+
+        def line(a, b):
+            """A track with ends a and b is a line of the turn's box."""
+
+            def west_of(e):
+                return ~e.south & (e.x == west)
+
+            def east_of(e):
+                return ~e.south & (e.x == east)
+
+            def north_of(e):
+                return e.south & (e.y == north)
+
+            def south_of(e):
+                return e.south & (e.y == south)
+
+            across = (west_of(a) & east_of(b)) | (east_of(a) & west_of(b))
+            down = (north_of(a) & south_of(b)) | (south_of(a) & north_of(b))
+            return (across & (pend_w >= 8)) | (down & (pend_h >= 8))
+
+        # --- the two tracks of the tile: ends, loops, lines, and the track-end writes ----------
+        # For the colour-k track joining sides d1 < d2: A and B are its new ends (the far end of
+        # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
+        # B <- A, unless the tile closes a loop (A was already B's partner).
+        write_layout = data.StructLayout({"valid": 1, "target": edge, "partner": edge})
+        writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
+        pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
+        loops = [Signal(name=f"loop_{k}") for k in range(2)]  # black, white
+        lines = [Signal(name=f"line_{k}") for k in range(2)]
+        pairs = [(d1, d2) for d1 in range(4) for d2 in range(d1 + 1, 4)]
+        for k in range(2):
+            mask = tile if k else ~tile[:4]
+            for d1, d2 in pairs:
+                with m.If(mask[:4] == (1 << d1) | (1 << d2)):
+                    known1, known2 = record.known[d1], record.known[d2]
+                    a = Mux(known1, ends[d1].as_value(), own_edges[d1].as_value())
+                    b = Mux(known2, ends[d2].as_value(), own_edges[d2].as_value())
+                    closes = known1 & known2 & (ends[d1].as_value() == own_edges[d2].as_value())
+                    m.d.comb += [
+                        loops[k].eq(closes),
+                        lines[k].eq(~closes & line(data.View(edge, a), data.View(edge, b))),
+                        writes[2 * k].valid.eq(~closes),
+                        writes[2 * k].target.eq(a),
+                        writes[2 * k].partner.eq(b),
+                        writes[2 * k + 1].valid.eq(~closes),
+                        writes[2 * k + 1].target.eq(b),
+                        writes[2 * k + 1].partner.eq(a),
+                    ]
+
+        # Undo of the tile in hand: each side that had a neighbour gets its far end back (its own
+        # edge's partner field still holds it: a closed edge is never written).
+        restores = [Signal(write_layout, name=f"restore_{d}") for d in range(4)]
+        for d in range(4):
+            own = Cat([ends[d].as_value() == own_edges[e].as_value() for e in range(4)]).any()
+            m.d.comb += [
+                restores[d].valid.eq(record.known[d] & ~own),
+                restores[d].target.eq(ends[d]),
+                restores[d].partner.eq(own_edges[d]),
+            ]
+
+        # The track-end write buffer: each clock, each bank takes its first pending write.
+        load_writes = Signal()
+        load_restores = Signal()
+        taken = [Signal(name=f"taken_{i}") for i in range(4)]
+        for bank in range(4):
+            claimed = Const(0, 1)
+            for i in range(4):
+                here = pending[i].valid & (edge_bank(pending[i].target) == bank)
+                with m.If(here & ~claimed):
+                    m.d.comb += [
+                        edge_wr[bank].en.eq(1),
+                        edge_wr[bank].addr.eq(edge_address(pending[i].target, c)),
+                        edge_wr[bank].data.eq(pending[i].partner),
+                        taken[i].eq(1),
+                    ]
+                claimed = claimed | here
+        for i in range(4):
+            with m.If(load_writes):
+                m.d.sync += pending[i].eq(writes[i])
+            with m.Elif(load_restores):
+                m.d.sync += pending[i].eq(restores[i])
+            with m.Elif(taken[i]):
+                m.d.sync += pending[i].valid.eq(0)
+        writes_busy = Cat([p.valid for p in pending]).any()
+
+        # --- the neighbours of the tile in hand ----------------------------------------------
+        placed = Signal(4)  # the tile just placed (or taken back), for its neighbours
+        placed_known = Signal(4)  # the sides of it that had a neighbour
+        undoing = Signal()
+        nbr_records = []
+        for d in range(4):
+            nx, ny = neighbour(qx, qy, d)
+            rec = Signal(cell, name=f"nbr_{d}")
+            with m.Switch(cell_bank(nx, ny)):
+                for bank in range(4):
+                    with m.Case(bank):
+                        m.d.comb += rec.eq(cell_rd[bank].data)
+            nbr_records.append((nx, ny, rec))
+
+        def read_neighbours():
+            for d in range(4):
+                nx, ny = neighbour(qx, qy, d)
+                for bank in range(4):
+                    with m.If(cell_bank(nx, ny) == bank):
+                        m.d.comb += cell_rd[bank].addr.eq(cell_address(nx, ny, c))
+
+        # The update of each neighbour across a side that had no tile: its side facing us gets
+        # (or, undoing, loses) our colour; a cell that now has two edges of a colour is forced,
+        # three is dead; a cell that had no side before joins the frontier list.
+        newly_forced = Signal(4)
+        newly_frontier = Signal(4)
+        kills = Signal(4)
+        update_neighbours = Signal()
+        for d in range(4):
+            nx, ny, rec = nbr_records[d]
+            facing = 1 << (d ^ 2)
+            known = Signal(4, name=f"nbr_known_{d}")
+            white = Signal(4, name=f"nbr_white_{d}")
+            m.d.comb += [
+                known.eq(Mux(undoing, rec.known & ~facing, rec.known | facing)),
+                white.eq(Mux(undoing | ~placed[d], rec.white & ~facing, rec.white | facing)),
+            ]
+            before = cell_rules(list(rec.known), list(rec.white))
+            after = cell_rules(list(known), list(white))
+            created = ~placed_known[d]
+            m.d.comb += [
+                newly_forced[d].eq(created & ~undoing & after["forced"] & ~before["forced"]),
+                newly_frontier[d].eq(created & ~undoing & (rec.known == 0)),
+                kills[d].eq(created & ~undoing & after["dead"]),
+            ]
+            with m.If(update_neighbours & created):
+                for bank in range(4):
+                    with m.If(cell_bank(nx, ny) == bank):
+                        m.d.comb += [
+                            cell_wr[bank].en.eq(1),
+                            cell_wr[bank].addr.eq(cell_address(nx, ny, c)),
+                            cell_wr[bank].data.eq(Cat(Const(0, 4), known, white)),
+                        ]
+
+        # --- what a tile leaves to do, one per clock: cells to push, cells to append -----------
+        to_push = Signal(4)  # the forced neighbours (by side) still to push
+        to_append = Signal(4)  # the new frontier cells (by side) still to append
+        from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
+
+        def first_of(mask, name):
+            first = Signal(4, name=name)
+            for d in reversed(range(4)):
+                with m.If(mask[d]):
+                    m.d.comb += first.eq(1 << d)
+            where = Signal(point, name=f"{name}_cell")
+            for d in range(4):
+                with m.If(first[d]):
+                    m.d.comb += where.eq(Cat(*neighbour(from_x, from_y, d)))
+            return first, where
+
+        first_push, push_cell = first_of(to_push, "first_push")
+        first_append, append_cell = first_of(to_append, "first_append")
+
+        # The forced stack: its top in a register, the rest in memory.
+        sp = Signal(range(c * r + 1))
+        top = Signal(point)
+        top_valid = Signal()
+        m.d.comb += stack_rd.addr.eq(sp - 1)
+        with m.If(to_push.any()):
+            with m.If(top_valid):
+                m.d.comb += [stack_wr.en.eq(1), stack_wr.addr.eq(sp), stack_wr.data.eq(top)]
+                m.d.sync += sp.eq(sp + 1)
+            m.d.sync += [top.eq(push_cell), top_valid.eq(1), to_push.eq(to_push & ~first_push)]
+
+        # The frontier list.
+        f_len = self.frontier_len
+        with m.If(to_append.any()):
+            m.d.comb += [front_wr.en.eq(1), front_wr.addr.eq(f_len), front_wr.data.eq(append_cell)]
+            m.d.sync += [f_len.eq(f_len + 1), to_append.eq(to_append & ~first_append)]
+        tail_busy = to_push.any() | to_append.any()
+
+        # --- the log of placed tiles, the ply stack --------------------------------------------
+        log_sp = Signal(range(c * r + 1))
+        turn_mark = Signal.like(log_sp)
+        turn_f_mark = Signal.like(f_len)
+        m.d.comb += log_rd.addr.eq(log_sp - 1)
+        ply_layout = data.StructLayout(
+            {
+                "log": range(c * r + 1),
+                "frontier": range(c * r + 1),
+                "box_x": range(c),
+                "box_y": range(r),
+                "box_w": range(c + 1),
+                "box_h": range(r + 1),
+                "empty": 1,
+            }
+        )
+        marks = Array(Signal(ply_layout, name=f"mark_{p}") for p in range(self.plies))
+        is_ply = Signal()  # the turn in progress is a PLY
+        last = marks[self.ply - 1]
+
+        # --- the sequence ----------------------------------------------------------------------
+        dead = Signal()
+        clear_addr = Signal(range(cell_depth + 1))
+        grown_x, grown_w = grow_box(m, self.x, self.box_x, self.box_w, c)
+        grown_y, grown_h = grow_box(m, self.y, self.box_y, self.box_h, r)
+        too_big = (pend_w + 2 > c) | (pend_h + 2 > r)
+        peek_bank = Signal(2)
+        with m.Switch(peek_bank):
+            for bank in range(4):
+                with m.Case(bank):
+                    m.d.comb += self.peek_tile.eq(cell_rd[bank].data.tile)
+
+        # The frontier list's reader (CANDIDATE, COMPACT): entry ``f_index``.
+        f_index = Signal.like(f_len)
+        f_symbol = Signal(Symbol)  # CANDIDATE: the first symbol to try at f_index
+        f_out = Signal.like(f_len)  # COMPACT: where the next kept cell goes
+        fx, fy = Signal(cx), Signal(ry)
+        f_bank = cell_bank(fx, fy)
+        f_record = Signal(cell)
+        with m.Switch(f_bank):
+            for bank in range(4):
+                with m.Case(bank):
+                    m.d.comb += f_record.eq(cell_rd[bank].data)
+        f_rules = cell_rules(list(f_record.known), list(f_record.white))
+        f_fits = [f_rules["fit"][2 * s] | f_rules["fit"][2 * s + 1] for s in range(3)]
+        f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
+
+        m.d.sync += self.done.eq(0)
+
+        def finish(verdict):
+            m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
+
+        def place(tile_value):
+            """The decision clock of a tile: write it, its track ends, the log; read its
+            neighbours."""
+            m.d.comb += [tile.eq(tile_value), load_writes.eq(1)]
+            for bank in range(4):
+                with m.If(q_bank == bank):
+                    m.d.comb += [
+                        cell_wr[bank].en.eq(1),
+                        cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
+                        cell_wr[bank].data.eq(Cat(tile_value, record.known, record.white)),
+                    ]
+            m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
+            m.d.sync += [
+                log_sp.eq(log_sp + 1),
+                placed.eq(tile_value),
+                placed_known.eq(record.known),
+                self.tiles.eq(self.tiles + 1),
+                self.white_loop.eq(self.white_loop | loops[1]),
+                self.black_loop.eq(self.black_loop | loops[0]),
+                self.white_line.eq(self.white_line | lines[1]),
+                self.black_line.eq(self.black_line | lines[0]),
+            ]
+            read_neighbours()
+
+        def issue(x, y):
+            m.d.sync += [qx.eq(x), qy.eq(y)]
+            read_cell_edges(x, y)
+
+        def read_frontier(index):
+            m.d.comb += front_rd.addr.eq(index)
+            m.d.sync += f_index.eq(index)
+
+        def begin_undo(log_mark, f_mark):
+            m.d.sync += [
+                undoing.eq(1),
+                top_valid.eq(0),
+                sp.eq(0),
+                turn_mark.eq(log_mark),
+                turn_f_mark.eq(f_mark),
+            ]
+            m.next = "UNDO"
+
+        with m.FSM(name="track_fsm"):
+            with m.State("IDLE"):
+                read_cell_edges(self.peek_x, self.peek_y)
+                m.d.sync += peek_bank.eq(cell_bank(self.peek_x, self.peek_y))
+                with m.If(self.start):
+                    m.d.sync += [self.busy.eq(1), dead.eq(0), undoing.eq(0)]
+                    with m.Switch(self.op):
+                        with m.Case(TrackOp.NEW_GAME):
+                            m.d.sync += [
+                                clear_addr.eq(0),
+                                self.empty.eq(1),
+                                self.overflow.eq(0),
+                                self.box_x.eq(0),
+                                self.box_y.eq(0),
+                                self.box_w.eq(0),
+                                self.box_h.eq(0),
+                                log_sp.eq(0),
+                                f_len.eq(0),
+                                self.ply.eq(0),
+                            ]
+                            m.next = "CLEAR"
+                        with m.Case(TrackOp.PLAY, TrackOp.PLY):
+                            m.d.sync += [
+                                symbol.eq(self.symbol),
+                                self.tiles.eq(0),
+                                self.white_loop.eq(0),
+                                self.black_loop.eq(0),
+                                self.white_line.eq(0),
+                                self.black_line.eq(0),
+                                turn_mark.eq(log_sp),
+                                turn_f_mark.eq(f_len),
+                                sp.eq(0),
+                                top_valid.eq(0),
+                                is_ply.eq(self.op == TrackOp.PLY),
+                            ]
+                            with m.If((self.op == TrackOp.PLY) & (self.ply == self.plies)):
+                                finish(Verdict.OVERFLOW)
+                            with m.Elif(self.empty):
+                                first_ok = (
+                                    ~self.outside
+                                    & (self.x == 0)
+                                    & (self.y == 0)
+                                    & (
+                                        (self.symbol == Symbol.CROSS)
+                                        | (self.symbol == Symbol.SLASH)
+                                    )
+                                )
+                                with m.If(first_ok):
+                                    issue(Const(0, cx), Const(0, ry))
+                                    m.d.sync += [
+                                        pend_x.eq(0),
+                                        pend_y.eq(0),
+                                        pend_w.eq(1),
+                                        pend_h.eq(1),
+                                    ]
+                                    m.next = "MOVE"
+                                with m.Else():
+                                    finish(Verdict.FIRST_MOVE)
+                            with m.Elif(self.outside):
+                                finish(Verdict.NOT_ADJACENT)
+                            with m.Else():
+                                issue(self.x, self.y)
+                                m.d.sync += [
+                                    pend_x.eq(grown_x),
+                                    pend_y.eq(grown_y),
+                                    pend_w.eq(grown_w),
+                                    pend_h.eq(grown_h),
+                                ]
+                                m.next = "MOVE"
+                        with m.Case(TrackOp.UNDO):
+                            with m.If(self.ply == 0):
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                begin_undo(last.log, last.frontier)
+                        with m.Case(TrackOp.CANDIDATE):
+                            m.d.sync += f_symbol.eq(self.cursor.symbol)
+                            read_frontier(self.cursor.index)
+                            with m.If(self.cursor.index >= f_len):
+                                m.d.sync += self.found.eq(0)
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                m.next = "CAND_CELL"
+                        with m.Case(TrackOp.COMPACT):
+                            m.d.sync += f_out.eq(0)
+                            read_frontier(0)
+                            with m.If(f_len == 0):
+                                finish(Verdict.LEGAL)
+                            with m.Else():
+                                m.next = "COMPACT_CELL"
+                        with m.Default():
+                            finish(Verdict.LEGAL)
+
+            with m.State("CLEAR"):
+                for bank in range(4):
+                    m.d.comb += [
+                        cell_wr[bank].en.eq(1),
+                        cell_wr[bank].addr.eq(clear_addr),
+                        cell_wr[bank].data.eq(0),
+                    ]
+                m.d.sync += clear_addr.eq(clear_addr + 1)
+                with m.If(clear_addr == cell_depth - 1):
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+
+            with m.State("MOVE"):  # the move's own tile: the checks, then as a forced tile
+                with m.If(self.empty):
+                    place(move_tile)
+                    m.next = "NEIGHBOURS"
+                with m.Elif(record.tile != Tile.EMPTY):
+                    finish(Verdict.OCCUPIED)
+                    m.next = "IDLE"
+                with m.Elif(record.known == 0):
+                    finish(Verdict.NOT_ADJACENT)
+                    m.next = "IDLE"
+                with m.Elif(~(white_first | black_first)):
+                    finish(Verdict.MISMATCH)
+                    m.next = "IDLE"
+                with m.Elif(too_big):
+                    m.d.sync += self.overflow.eq(self.overflow | ~is_ply)  # the game's flag
+                    finish(Verdict.OVERFLOW)
+                    m.next = "IDLE"
+                with m.Else():
+                    place(move_tile)
+                    m.next = "NEIGHBOURS"
+
+            with m.State("FORCE"):  # a forced tile; also refill the stack's top register
+                with m.If(sp != 0):
+                    m.d.sync += [top.eq(stack_rd.data), top_valid.eq(1), sp.eq(sp - 1)]
+                place(forced_tile)
+                m.next = "NEIGHBOURS"
+
+            with m.State("NEIGHBOURS"):
+                m.d.comb += update_neighbours.eq(1)
+                m.d.sync += [
+                    to_push.eq(newly_forced),
+                    to_append.eq(newly_frontier),
+                    from_x.eq(qx),
+                    from_y.eq(qy),
+                    dead.eq(dead | kills.any()),
+                ]
+                m.next = "NEXT"
+
+            with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
+                with m.If(~writes_busy & ~tail_busy):
+                    with m.If(dead):
+                        begin_undo(turn_mark, turn_f_mark)
+                    with m.Elif(top_valid):
+                        issue(top.x, top.y)
+                        m.d.sync += top_valid.eq(0)
+                        m.next = "FORCE"
+                    with m.Else():
+                        m.d.sync += [
+                            self.box_x.eq(pend_x),
+                            self.box_y.eq(pend_y),
+                            self.box_w.eq(pend_w),
+                            self.box_h.eq(pend_h),
+                            self.empty.eq(0),
+                        ]
+                        with m.If(is_ply):
+                            m.d.sync += [
+                                marks[self.ply].log.eq(turn_mark),
+                                marks[self.ply].frontier.eq(turn_f_mark),
+                                marks[self.ply].box_x.eq(self.box_x),
+                                marks[self.ply].box_y.eq(self.box_y),
+                                marks[self.ply].box_w.eq(self.box_w),
+                                marks[self.ply].box_h.eq(self.box_h),
+                                marks[self.ply].empty.eq(self.empty),
+                                self.ply.eq(self.ply + 1),
+                            ]
+                        finish(Verdict.LEGAL)
+                        m.next = "IDLE"
+
+            # Taking back a turn or a ply: the last logged tile first.
+            with m.State("UNDO"):
+                with m.If(~writes_busy):
+                    with m.If(log_sp == turn_mark):
+                        m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
+                        with m.If(dead):
+                            m.d.sync += self.tiles.eq(0)
+                            finish(Verdict.DEAD)
+                        with m.Else():
+                            m.d.sync += [
+                                self.box_x.eq(last.box_x),
+                                self.box_y.eq(last.box_y),
+                                self.box_w.eq(last.box_w),
+                                self.box_h.eq(last.box_h),
+                                self.empty.eq(last.empty),
+                                self.ply.eq(self.ply - 1),
+                            ]
+                            finish(Verdict.LEGAL)
+                        m.next = "IDLE"
+                    with m.Else():
+                        m.d.sync += log_sp.eq(log_sp - 1)
+                        m.next = "UNDO_READ"
+            with m.State("UNDO_READ"):  # the log's entry is out: read its cell and edges
+                m.d.sync += [qx.eq(log_rd.data.x), qy.eq(log_rd.data.y)]
+                read_cell_edges(log_rd.data.x, log_rd.data.y)
+                m.next = "UNDO_TILE"
+            with m.State("UNDO_TILE"):
+                m.d.comb += load_restores.eq(1)
+                for bank in range(4):
+                    with m.If(q_bank == bank):
+                        m.d.comb += [
+                            cell_wr[bank].en.eq(1),
+                            cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
+                            cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
+                        ]
+                m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
+                read_neighbours()
+                m.next = "UNDO_NEIGHBOURS"
+            with m.State("UNDO_NEIGHBOURS"):
+                m.d.comb += update_neighbours.eq(1)
+                m.next = "UNDO"
+
+            # CANDIDATE: entry f_index of the frontier list is out: read its cell.
+            with m.State("CAND_CELL"):
+                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+                for bank in range(4):
+                    m.d.comb += cell_rd[bank].addr.eq(
+                        cell_address(front_rd.data.x, front_rd.data.y, c)
+                    )
+                m.next = "CAND_FIT"
+            with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
+                hit = Signal(Symbol)
+                any_hit = Signal()
+                for s in reversed(range(3)):
+                    with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s)):
+                        m.d.comb += [hit.eq(s), any_hit.eq(1)]
+                with m.If(any_hit):
+                    last_symbol = hit == Symbol.BACKSLASH
+                    m.d.sync += [
+                        self.found.eq(1),
+                        self.cand_x.eq(fx),
+                        self.cand_y.eq(fy),
+                        self.cand_symbol.eq(hit),
+                        self.next_cursor.index.eq(f_index + last_symbol),
+                        self.next_cursor.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                    ]
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Elif(f_index + 1 >= f_len):
+                    m.d.sync += self.found.eq(0)
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Else():
+                    m.d.sync += f_symbol.eq(0)
+                    read_frontier(f_index + 1)
+                    m.next = "CAND_CELL"
+
+            # COMPACT: keep the open cells, in order.
+            with m.State("COMPACT_CELL"):
+                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+                for bank in range(4):
+                    m.d.comb += cell_rd[bank].addr.eq(
+                        cell_address(front_rd.data.x, front_rd.data.y, c)
+                    )
+                m.next = "COMPACT_KEEP"
+            with m.State("COMPACT_KEEP"):
+                with m.If(f_open):
+                    m.d.comb += [
+                        front_wr.en.eq(1),
+                        front_wr.addr.eq(f_out),
+                        front_wr.data.eq(Cat(fx, fy)),
+                    ]
+                    m.d.sync += f_out.eq(f_out + 1)
+                with m.If(f_index + 1 >= f_len):
+                    m.d.sync += f_len.eq(f_out + f_open)
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+                with m.Else():
+                    read_frontier(f_index + 1)
+                    m.next = "COMPACT_CELL"
+        return m

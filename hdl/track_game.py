@@ -1,0 +1,167 @@
+"""A game and its search on one block-RAM board, as the protocol engine drives them.
+
+:class:`TrackGame` puts the rules of a game (the side to move, the outcome, no move after a win)
+on the game port of a :class:`~.track_search.TrackSearch`, and offers the protocol engine the
+two interfaces it drives: ``rules`` (new game, play) and ``search`` (choose a move). There is
+one board: the opponent's move and the board's own are played on it, and the search's root is
+the game's position. A search that the protocol gives up (a command came) is unwound on the
+board; a game command that comes meanwhile waits for it.
+"""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .board import Verdict
+from .protocol import rules_signature, search_signature
+from .rules_core import Colour, Command, Outcome
+from .track_board import TrackOp, check_torus
+from .track_search import TrackSearch
+from .types import Symbol
+
+__all__ = ["TrackGame"]
+
+
+class TrackGame(wiring.Component):
+    """The rules and the search of a game on a C x R block-RAM torus.
+
+    Parameters
+    ----------
+    columns, rows : int
+        The torus (powers of two, at least 8).
+    max_depth : int
+        The search's deepest iteration.
+
+    Members
+    -------
+    rules : In(rules_signature(C, R))
+        As :class:`~.rules_core.RulesCore` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
+        the verdict, the outcome, the box. A ``cmd_valid`` pulse is kept until it is served.
+    search : In(search_signature(C, R))
+        Choose a move for the side to move (a torus cell and a symbol).
+    abort : In(1)
+        Give up the search in progress (see :class:`~.track_search.TrackSearch`).
+    budget, cycle_budget : In(32)
+        The search's budgets.
+    turn : Out(Colour)
+    overflow : Out(1)
+        Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
+    nodes, cycles : Out(32)
+        Of the last search.
+    """
+
+    def __init__(self, columns: int, rows: int, max_depth: int = 3):
+        self.columns, self.rows = check_torus(columns, rows)
+        self.max_depth = max_depth
+        super().__init__(
+            {
+                "rules": In(rules_signature(columns, rows)),
+                "search": In(search_signature(columns, rows)),
+                "abort": In(1),
+                "budget": In(32),
+                "cycle_budget": In(32),
+                "turn": Out(Colour, init=Colour.WHITE),
+                "overflow": Out(1),
+                "nodes": Out(32),
+                "cycles": Out(32),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.core = core = TrackSearch(self.columns, self.rows, self.max_depth)
+        rules, search = self.rules, self.search
+
+        # The search's side of it.
+        m.d.comb += [
+            core.start.eq(search.start),
+            core.abort.eq(self.abort),
+            core.turn.eq(self.turn),
+            core.budget.eq(self.budget),
+            core.cycle_budget.eq(self.cycle_budget),
+            search.busy.eq(core.busy),
+            search.done.eq(core.done),
+            search.found.eq(core.found),
+            search.x.eq(core.x),
+            search.y.eq(core.y),
+            search.symbol.eq(core.symbol),
+            self.nodes.eq(core.nodes),
+            self.cycles.eq(core.cycles),
+            self.overflow.eq(core.overflow),
+            rules.box_x.eq(core.box_x),
+            rules.box_y.eq(core.box_y),
+            rules.box_w.eq(core.box_w),
+            rules.box_h.eq(core.box_h),
+            rules.empty.eq(core.empty),
+        ]
+
+        # The rules' side: a command waits while the search (or its unwinding) holds the board.
+        pending = Signal()
+        command = Signal(Command)
+        x, y = Signal.like(rules.x), Signal.like(rules.y)
+        symbol = Signal(Symbol)
+        with m.If(rules.cmd_valid):
+            m.d.sync += [
+                pending.eq(1),
+                rules.busy.eq(1),
+                command.eq(rules.cmd),
+                x.eq(rules.x),
+                y.eq(rules.y),
+                symbol.eq(rules.symbol),
+            ]
+        m.d.comb += [
+            core.game_x.eq(x),
+            core.game_y.eq(y),
+            core.game_symbol.eq(symbol),
+            core.game_op.eq(Mux(command == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
+        ]
+
+        mover_white = self.turn == Colour.WHITE
+        mover_loop = Mux(mover_white, core.white_loop, core.black_loop)
+        mover_line = Mux(mover_white, core.white_line, core.black_line)
+        other_loop = Mux(mover_white, core.black_loop, core.white_loop)
+        other_line = Mux(mover_white, core.black_line, core.white_line)
+
+        def loop_of(white):
+            return Mux(white, Outcome.WHITE_LOOP, Outcome.BLACK_LOOP)
+
+        def line_of(white):
+            return Mux(white, Outcome.WHITE_LINE, Outcome.BLACK_LINE)
+
+        m.d.sync += rules.done.eq(0)
+
+        def finish(verdict):
+            m.d.sync += [rules.verdict.eq(verdict), rules.done.eq(1), rules.busy.eq(0)]
+
+        with m.FSM(name="game_fsm"):
+            with m.State("IDLE"):
+                with m.If(pending & ~core.busy & ~core.board_busy):
+                    m.d.sync += [pending.eq(0), rules.busy.eq(1)]
+                    with m.If(command == Command.NEW_GAME):
+                        m.d.comb += core.game_start.eq(1)
+                        m.d.sync += [self.turn.eq(Colour.WHITE), rules.outcome.eq(Outcome.NONE)]
+                        m.next = "NEW_GAME"
+                    with m.Elif(rules.outcome != Outcome.NONE):
+                        finish(Verdict.GAME_OVER)
+                    with m.Else():
+                        m.d.comb += core.game_start.eq(1)
+                        m.next = "PLAY"
+            with m.State("NEW_GAME"):
+                with m.If(core.board_done):
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+            with m.State("PLAY"):
+                with m.If(core.board_done):
+                    with m.If(core.board_verdict == Verdict.LEGAL):
+                        with m.If(mover_loop):
+                            m.d.sync += rules.outcome.eq(loop_of(mover_white))
+                        with m.Elif(mover_line):
+                            m.d.sync += rules.outcome.eq(line_of(mover_white))
+                        with m.Elif(other_loop):
+                            m.d.sync += rules.outcome.eq(loop_of(~mover_white))
+                        with m.Elif(other_line):
+                            m.d.sync += rules.outcome.eq(line_of(~mover_white))
+                        m.d.sync += self.turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
+                    finish(core.board_verdict)
+                    m.next = "IDLE"
+        return m

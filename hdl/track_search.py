@@ -1,0 +1,446 @@
+"""The board's own move on the block-RAM board: iterative deepening alpha-beta over plies.
+
+The gateware of the specification in :mod:`trax_fpga.host.hwsearch` with ``board="track"``
+(read it first). One :class:`~.track_board.TrackBoard` holds the game and, above it, the plies
+of the search: the game's moves are played on it through the game port while the search is
+idle, and the search's root is that very position (no copy, no load). Each ply keeps a cursor
+into the board's candidate order, alpha, beta, its best score, its move and its killer; the
+board finds the next candidate (``CANDIDATE``), plays it with its forced plays and wins
+(``PLY``) and takes it back (``UNDO``).
+
+The board has no evaluation yet: the horizon scores 0 (a mate searcher). The search stops at
+whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
+"""
+
+from amaranth import Cat, Module, Mux, Signal, Value
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..host.hwsearch import INFINITY, MATE_BOUND, WIN
+from .board import Verdict
+from .evaluation import signed_score
+from .rules_core import Colour
+from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
+from .types import Symbol
+
+__all__ = ["TrackSearch"]
+
+
+class TrackSearch(wiring.Component):
+    """A game on a C x R block-RAM torus, and the search of its side to move's best move.
+
+    Parameters
+    ----------
+    columns, rows : int
+        The torus (powers of two, at least 8).
+    max_depth : int
+        The deepest iteration (plies).
+
+    Members
+    -------
+    game_start, game_op, game_x, game_y, game_symbol, game_outside : In(...)
+        A command for the board while the search is idle (``NEW_GAME`` or ``PLAY``; see
+        :class:`~.track_board.TrackBoard`): the game's moves.
+    board_busy, board_done, board_verdict : Out(...)
+        The board's handshake and verdict (for game commands).
+    box_x, box_y, box_w, box_h, empty, overflow : Out(...)
+        The board's box (the game's, while the search is idle).
+    white_loop, white_line, black_loop, black_line : Out(1)
+        What the last game move completed.
+    start : In(1)
+        Pulse while idle: choose a move for ``turn``.
+    turn : In(Colour)
+    budget, cycle_budget : In(32)
+        The most nodes and clocks to search.
+    busy, done, found, x, y, symbol, score, depth, nodes, cycles : Out(...)
+        As for :class:`~.search.Search`: the chosen move (torus cell and symbol) and its figures.
+    abort : In(1)
+        Pulse while busy: give up the search. The board finishes the command in hand and the
+        search takes back its plies; ``busy`` falls when the board is at the game's position
+        again (no ``done``). The game's position is never lost (a reset would lose it).
+    peek_x, peek_y, peek_tile :
+        Read a cell of the board while everything is idle.
+    """
+
+    def __init__(self, columns: int, rows: int, max_depth: int = 3):
+        self.columns, self.rows = check_torus(columns, rows)
+        if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
+            raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
+        self.max_depth = max_depth
+        c, r = columns, rows
+        super().__init__(
+            {
+                "game_start": In(1),
+                "game_op": In(TrackOp),
+                "game_x": In(range(c)),
+                "game_y": In(range(r)),
+                "game_symbol": In(Symbol),
+                "game_outside": In(1),
+                "board_busy": Out(1),
+                "board_done": Out(1),
+                "board_verdict": Out(Verdict),
+                "box_x": Out(range(c)),
+                "box_y": Out(range(r)),
+                "box_w": Out(range(c + 1)),
+                "box_h": Out(range(r + 1)),
+                "empty": Out(1),
+                "overflow": Out(1),
+                "white_loop": Out(1),
+                "white_line": Out(1),
+                "black_loop": Out(1),
+                "black_line": Out(1),
+                "start": In(1),
+                "abort": In(1),
+                "turn": In(Colour),
+                "budget": In(32),
+                "cycle_budget": In(32),
+                "busy": Out(1),
+                "done": Out(1),
+                "found": Out(1),
+                "x": Out(range(c)),
+                "y": Out(range(r)),
+                "symbol": Out(Symbol),
+                "score": Out(signed_score()),
+                "depth": Out(8),
+                "nodes": Out(32),
+                "cycles": Out(32),
+                "peek_x": In(range(c)),
+                "peek_y": In(range(r)),
+                "peek_tile": Out(4),
+            }
+        )
+
+    def elaborate(self, platform):
+        m = Module()
+        c, r, max_depth = self.columns, self.rows, self.max_depth
+        m.submodules.board = board = TrackBoard(c, r, plies=max_depth)
+        move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
+        cursor = cursor_layout(c, r)
+
+        for name in (
+            "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
+            "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
+        ):  # fmt: skip
+            m.d.comb += getattr(self, name).eq(getattr(board, name))
+        m.d.comb += [
+            self.board_busy.eq(board.busy),
+            self.board_done.eq(board.done),
+            self.board_verdict.eq(board.verdict),
+            board.peek_x.eq(self.peek_x),
+            board.peek_y.eq(self.peek_y),
+        ]
+
+        # One register set per ply of the tree (node p is at board ply p).
+        def per_ply(name, shape):
+            return [Signal(shape, name=f"{name}_{p}") for p in range(max_depth)]
+
+        cursors = per_ply("cursor", cursor)
+        moves = per_ply("move", move_layout)
+        alpha = per_ply("alpha", signed_score())
+        beta = per_ply("beta", signed_score())
+        best = per_ply("best", signed_score())
+        killer = per_ply("killer", move_layout)
+        killer_valid = per_ply("killer_valid", 1)
+
+        ply = board.ply
+        iteration = Signal(range(max_depth + 1))
+        root_turn = Signal(Colour)
+        budget = Signal(32)
+        cycle_budget = Signal(32)
+        first_pending = Signal()  # the node is about to try its first move (PV or killer)
+        have_result = Signal()
+        result = Signal(move_layout)
+        result_score = Signal(signed_score())
+        root_move = Signal(move_layout)  # the best root move of the iteration in progress
+        have_first = Signal()
+        first_move = Signal(move_layout)  # the first legal root move played (the last resort)
+        value = Signal(signed_score())  # the score being passed to UPDATE
+        searching = Signal()
+
+        def at(regs, p=None):
+            """The register of the current ply (a mux over the plies)."""
+            p = ply if p is None else p
+            base = Value.cast(regs[0]).name.rsplit("_", 1)[0]
+            out = Signal(regs[0].shape(), name=f"{base}_here")
+            for i, reg in enumerate(regs):
+                with m.If(p == i):
+                    m.d.comb += out.eq(reg)
+            return out
+
+        def set_at(regs, value, p=None):
+            p = ply if p is None else p
+            for i, reg in enumerate(regs):
+                with m.If(p == i):
+                    m.d.sync += reg.eq(value)
+
+        cursor_here = at(cursors)
+        move_here = at(moves)
+        alpha_here = at(alpha)
+        beta_here = at(beta)
+        best_here = at(best)
+        killer_here = at(killer)
+        killer_valid_here = at(killer_valid)
+
+        # The node's first move: the previous best at the root, the ply's killer below it.
+        first = Signal(move_layout)
+        first_valid = Signal()
+        m.d.comb += [
+            first.eq(Mux(ply == 0, result, killer_here)),
+            first_valid.eq(Mux(ply == 0, have_result, killer_valid_here)),
+        ]
+        candidate = Signal(move_layout)
+        m.d.comb += candidate.eq(Cat(board.cand_x, board.cand_y, board.cand_symbol))
+        is_first = first_valid & (candidate.as_value() == first.as_value())
+
+        # The board: the game port while idle, the search's commands while searching.
+        op = Signal(TrackOp)
+        go = Signal()
+        with m.If(searching):
+            m.d.comb += [
+                board.start.eq(go),
+                board.op.eq(op),
+                board.x.eq(move_here.x),
+                board.y.eq(move_here.y),
+                board.symbol.eq(move_here.symbol),
+                board.cursor.eq(cursor_here),
+            ]
+        with m.Else():
+            m.d.comb += [
+                board.start.eq(self.game_start),
+                board.op.eq(self.game_op),
+                board.x.eq(self.game_x),
+                board.y.eq(self.game_y),
+                board.symbol.eq(self.game_symbol),
+                board.outside.eq(self.game_outside),
+            ]
+
+        # Just after a legal PLY by the node at ply p, the board's ply is p + 1. The mover was
+        # the side to move at ply p: the root's side when p is even.
+        mover_white = Signal()
+        m.d.comb += mover_white.eq((root_turn == Colour.WHITE) ^ ~ply[0])
+        white_won = board.white_loop | board.white_line
+        black_won = board.black_loop | board.black_line
+        mover_won = Mux(mover_white, white_won, black_won)
+        other_won = Mux(mover_white, black_won, white_won)
+        win_score = Signal(signed_score())  # WIN - (p + 1)
+        m.d.comb += win_score.eq(WIN - ply)
+        horizon = ply >= iteration
+        parent = Signal.like(ply)
+        m.d.comb += parent.eq(ply - 1)
+        parent_alpha = at(alpha, parent)
+        parent_beta = at(beta, parent)
+        spent = (self.nodes == budget) | (self.cycles >= cycle_budget)
+
+        m.d.sync += [go.eq(0), self.done.eq(0)]
+        with m.If(self.busy):
+            m.d.sync += self.cycles.eq(self.cycles + 1)
+        aborting = Signal()
+        abort_now = aborting | self.abort
+        with m.If(self.abort & self.busy):
+            m.d.sync += aborting.eq(1)
+
+        def command(what):
+            m.d.sync += [op.eq(what), go.eq(1)]
+
+        def enter_node(p, a, b):
+            """Start searching the node at ply ``p`` (the board's) with the window (a, b)."""
+            set_at(cursors, 0, p)
+            set_at(alpha, a, p)
+            set_at(beta, b, p)
+            set_at(best, -INFINITY, p)
+            m.d.sync += first_pending.eq(killer_valid_here)
+
+        with m.FSM(name="search_fsm"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += [
+                        self.busy.eq(1),
+                        self.cycles.eq(0),
+                        self.nodes.eq(0),
+                        root_turn.eq(self.turn),
+                        aborting.eq(0),
+                        budget.eq(self.budget),
+                        cycle_budget.eq(self.cycle_budget),
+                        have_result.eq(0),
+                        have_first.eq(0),
+                        *[valid.eq(0) for valid in killer_valid],
+                        result_score.eq(0),
+                        self.found.eq(0),
+                        self.depth.eq(0),
+                    ]
+                    with m.If(board.empty):
+                        m.d.sync += [
+                            self.found.eq(1),
+                            self.x.eq(0),
+                            self.y.eq(0),
+                            self.symbol.eq(Symbol.CROSS),
+                            self.score.eq(0),
+                            self.busy.eq(0),
+                            self.done.eq(1),
+                        ]
+                    with m.Else():
+                        m.d.sync += searching.eq(1)
+                        command(TrackOp.COMPACT)
+                        m.next = "COMPACT"
+            with m.State("COMPACT"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    m.d.sync += iteration.eq(1)
+                    m.next = "ITERATE"
+            with m.State("ITERATE"):  # board at ply 0
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    enter_node(0, -INFINITY, INFINITY)
+                    m.d.sync += first_pending.eq(have_result)
+                    m.next = "NEXT"
+            with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(first_pending):
+                        with m.If(spent):
+                            m.next = "ABORT"
+                        with m.Else():
+                            set_at(moves, first)
+                            m.d.sync += first_pending.eq(0)
+                            command(TrackOp.PLY)
+                            m.next = "PLAY"
+                    with m.Else():
+                        command(TrackOp.CANDIDATE)
+                        m.next = "CANDIDATE"
+            with m.State("CANDIDATE"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    with m.If(~board.found):
+                        m.d.sync += value.eq(Mux(best_here == -INFINITY, 0, best_here))
+                        m.next = "RETURN"
+                    with m.Elif(is_first):  # tried first already: ask again from after it
+                        set_at(cursors, board.next_cursor)
+                        command(TrackOp.CANDIDATE)
+                    with m.Elif(spent):
+                        m.next = "ABORT"
+                    with m.Else():
+                        set_at(moves, candidate)
+                        set_at(cursors, board.next_cursor)
+                        command(TrackOp.PLY)
+                        m.next = "PLAY"
+            with m.State("PLAY"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    with m.If(board.verdict != Verdict.LEGAL):
+                        m.next = "NEXT"
+                    with m.Else():
+                        m.d.sync += self.nodes.eq(self.nodes + 1)
+                        with m.If((ply == 1) & ~have_first):  # a root move was played
+                            m.d.sync += [have_first.eq(1), first_move.eq(moves[0])]
+                        with m.If(mover_won | other_won):
+                            m.d.sync += value.eq(Mux(mover_won, win_score, -win_score))
+                            m.next = "UNDO"
+                        with m.Elif(~horizon):
+                            enter_node(ply, -parent_beta, -parent_alpha)
+                            m.next = "NEXT"
+                        with m.Else():
+                            m.d.sync += value.eq(0)
+                            m.next = "UNDO"
+            with m.State("UNDO"):  # take back the move of the board's ply, then score it
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    command(TrackOp.UNDO)
+                    m.next = "UNDO_WAIT"
+            with m.State("UNDO_WAIT"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    m.next = "UPDATE"
+            with m.State("UPDATE"):  # ``value`` is the score of move_here at the board's ply
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(value > best_here):
+                        set_at(best, value)
+                        with m.If(ply == 0):
+                            m.d.sync += root_move.eq(move_here)
+                    with m.If(value > alpha_here):
+                        set_at(alpha, value)
+                        with m.If(value >= beta_here):
+                            m.d.sync += value.eq(Mux(value > best_here, value, best_here))
+                            set_at(killer, move_here)
+                            set_at(killer_valid, 1)
+                            m.next = "RETURN"
+                        with m.Else():
+                            m.next = "NEXT"
+                    with m.Else():
+                        m.next = "NEXT"
+            with m.State("RETURN"):  # the node at the board's ply is done; its score is value
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(ply == 0):
+                        with m.If(best_here == -INFINITY):  # no legal move at all
+                            m.next = "FINISH"
+                        with m.Else():
+                            m.d.sync += [
+                                have_result.eq(1),
+                                result.eq(root_move),
+                                result_score.eq(best_here),
+                                self.depth.eq(iteration),
+                                iteration.eq(iteration + 1),
+                            ]
+                            proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
+                            with m.If(proved | (iteration == max_depth)):
+                                m.next = "FINISH"
+                            with m.Else():
+                                m.next = "ITERATE"
+                    with m.Else():
+                        m.d.sync += value.eq(-value)
+                        m.next = "UNDO"
+            with m.State("ABORT"):  # the budget is spent: back to ply 0
+                with m.If(abort_now):
+                    m.next = "UNWIND"
+                with m.Else():
+                    with m.If(ply == 0):
+                        with m.If(best[0] != -INFINITY):
+                            m.d.sync += [
+                                have_result.eq(1),
+                                result.eq(root_move),
+                                result_score.eq(best[0]),
+                            ]
+                        with m.Elif(~have_result & have_first):
+                            m.d.sync += [have_result.eq(1), result.eq(first_move)]
+                        m.next = "FINISH"
+                    with m.Else():
+                        command(TrackOp.UNDO)
+                        m.next = "ABORT_WAIT"
+            with m.State("ABORT_WAIT"):
+                with m.If(board.done & abort_now):
+                    m.next = "UNWIND"
+                with m.Elif(board.done):
+                    m.next = "ABORT"
+            with m.State("UNWIND"):  # aborted: back to the game's position, quietly
+                with m.If(ply == 0):
+                    m.d.sync += [searching.eq(0), aborting.eq(0), self.busy.eq(0)]
+                    m.next = "IDLE"
+                with m.Else():
+                    command(TrackOp.UNDO)
+                    m.next = "UNWIND_WAIT"
+            with m.State("UNWIND_WAIT"):
+                with m.If(board.done):
+                    m.next = "UNWIND"
+            with m.State("FINISH"):
+                m.d.sync += [
+                    searching.eq(0),
+                    self.found.eq(have_result),
+                    self.x.eq(result.x),
+                    self.y.eq(result.y),
+                    self.symbol.eq(result.symbol),
+                    self.score.eq(result_score),
+                    self.busy.eq(0),
+                    self.done.eq(1),
+                ]
+                m.next = "IDLE"
+        return m

@@ -1,0 +1,279 @@
+"""The block-RAM board (``hdl/track_board.py``) behind ordinary methods, on any simulator.
+
+:class:`TrackBoardSim` drives a :class:`~trax_fpga.hdl.track_board.TrackBoard` through the
+same small backend interface as :class:`~.rules_driver.RtlRules` (``set``/``get``/``tick`` of
+named ports): games, plies and their undo, candidates, the frontier list's compaction. Tests
+compare what it returns with the reference engine and with :mod:`trax_fpga.host.trackorder`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from trax_fpga.hdl.board import Verdict
+from trax_fpga.hdl.track_board import TrackBoard, TrackOp
+from trax_fpga.hdl.types import Symbol
+from trax_fpga.host.notation import Move
+
+from .rules_driver import AmaranthSimBackend, Backend, window_cell
+
+__all__ = ["Candidate", "SearchResult", "TrackBoardSim", "TrackSearchSim", "Turn"]
+
+_MAX_CYCLES = 1 << 20
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Turn:
+    """A PLAY or PLY: the verdict, the tiles placed, what it completed, the clocks it took."""
+
+    verdict: Verdict
+    tiles: int
+    wins: tuple[bool, bool, bool, bool]  # white loop, white line, black loop, black line
+    cycles: int
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is Verdict.LEGAL
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Candidate:
+    """A candidate move: its torus cell and symbol, and the cursor just after it."""
+
+    x: int
+    y: int
+    symbol: Symbol
+    next_index: int
+    next_symbol: int
+
+
+class TrackBoardSim:
+    """A :class:`TrackBoard` of C x R (``torus``) with ``plies``, on ``backend``
+    (``"amaranth"``, ``"verilator"`` or a :class:`~.rules_driver.Backend`)."""
+
+    def __init__(self, torus=(16, 16), backend="amaranth", *, plies: int = 8) -> None:
+        self.width, self.height = torus
+        self.component = TrackBoard(self.width, self.height, plies)
+        if backend == "amaranth":
+            backend = AmaranthSimBackend(self.component)
+        elif backend == "verilator":
+            from .verilator import VerilatorSim
+
+            backend = VerilatorSim(self.component)
+        self.backend: Backend = backend
+        self.backend.set("start", 0)
+
+    def __enter__(self) -> TrackBoardSim:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def _run(self, op: TrackOp, **inputs) -> int:
+        """Start ``op``; the clocks until ``done``."""
+        backend = self.backend
+        backend.set("op", op.value)
+        for name, value in inputs.items():
+            backend.set(name, int(value))
+        backend.set("start", 1)
+        backend.tick()
+        backend.set("start", 0)
+        tick_until = getattr(backend, "tick_until", None)
+        if tick_until is not None:
+            return 1 + tick_until("done", 1, max_cycles=_MAX_CYCLES)
+        for cycles in range(1, _MAX_CYCLES):
+            if backend.get("done"):
+                return cycles
+            backend.tick()
+        raise TimeoutError(f"the board gave no answer in {_MAX_CYCLES} clocks")
+
+    def _get(self, *names: str) -> list[int]:
+        get_many = getattr(self.backend, "get_many", None)
+        return get_many(names) if get_many else [self.backend.get(n) for n in names]
+
+    # --- commands ------------------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        self._run(TrackOp.NEW_GAME)
+
+    def play_cell(self, x: int, y: int, symbol: Symbol, *, ply=False, outside=False) -> Turn:
+        op = TrackOp.PLY if ply else TrackOp.PLAY
+        cycles = self._run(op, x=x, y=y, symbol=symbol.value, outside=outside)
+        verdict, tiles, *wins = self._get(
+            "verdict", "tiles", "white_loop", "white_line", "black_loop", "black_line"
+        )
+        return Turn(Verdict(verdict), tiles, tuple(bool(w) for w in wins), cycles)
+
+    def play(self, move: str | Move, *, ply=False) -> Turn:
+        """A move in notation, relative to the box the board reports."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
+        return self.play_cell(x, y, Symbol.of(move.symbol), ply=ply, outside=outside)
+
+    def undo(self) -> int:
+        """Take back the last ply; the clocks it took."""
+        return self._run(TrackOp.UNDO)
+
+    def compact(self) -> int:
+        return self._run(TrackOp.COMPACT)
+
+    def candidate(self, index: int = 0, symbol: int = 0) -> Candidate | None:
+        """The first candidate at or after (index, symbol)."""
+        self._run(TrackOp.CANDIDATE, cursor=index | symbol << self._index_bits)
+        found, x, y, s, cursor = self._get(
+            "found", "cand_x", "cand_y", "cand_symbol", "next_cursor"
+        )
+        if not found:
+            return None
+        mask = (1 << self._index_bits) - 1
+        return Candidate(x, y, Symbol(s), cursor & mask, cursor >> self._index_bits)
+
+    def candidates(self) -> list[Candidate]:
+        """Every candidate, in the board's order."""
+        found, index, symbol = [], 0, 0
+        while (candidate := self.candidate(index, symbol)) is not None:
+            found.append(candidate)
+            index, symbol = candidate.next_index, candidate.next_symbol
+        return found
+
+    @property
+    def _index_bits(self) -> int:
+        return (self.width * self.height).bit_length()
+
+    # --- state ---------------------------------------------------------------------------------
+
+    @property
+    def box(self) -> tuple[int, int, int, int] | None:
+        if self.backend.get("empty"):
+            return None
+        return tuple(self._get("box_x", "box_y", "box_w", "box_h"))
+
+    @property
+    def ply(self) -> int:
+        return self.backend.get("ply")
+
+    @property
+    def frontier_len(self) -> int:
+        return self.backend.get("frontier_len")
+
+    def tile(self, x: int, y: int) -> int:
+        self.backend.set("peek_x", x)
+        self.backend.set("peek_y", y)
+        self.backend.tick()
+        return self.backend.get("peek_tile")
+
+    def tiles(self) -> list[list[int]]:
+        return [[self.tile(x, y) for x in range(self.width)] for y in range(self.height)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What the gateware search chose (torus cell and symbol), and its figures."""
+
+    found: bool
+    x: int
+    y: int
+    symbol: Symbol
+    score: int
+    depth: int
+    nodes: int
+    cycles: int
+
+
+class TrackSearchSim:
+    """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
+    search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`."""
+
+    def __init__(self, torus=(16, 16), backend="amaranth", *, max_depth: int = 3) -> None:
+        from trax_fpga.hdl.track_search import TrackSearch
+
+        self.width, self.height = torus
+        self.component = TrackSearch(self.width, self.height, max_depth)
+        if backend == "amaranth":
+            backend = AmaranthSimBackend(self.component)
+        elif backend == "verilator":
+            from .verilator import VerilatorSim
+
+            backend = VerilatorSim(self.component)
+        self.backend: Backend = backend
+        self.backend.set("game_start", 0)
+        self.backend.set("start", 0)
+
+    def __enter__(self) -> TrackSearchSim:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def _wait(self, port: str) -> int:
+        backend = self.backend
+        tick_until = getattr(backend, "tick_until", None)
+        if tick_until is not None:
+            return 1 + tick_until(port, 1, max_cycles=1 << 30)
+        cycles = 1
+        while not backend.get(port):
+            backend.tick()
+            cycles += 1
+        return cycles
+
+    def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
+        backend = self.backend
+        for name, value in (("game_op", op.value), ("game_x", x), ("game_y", y)):
+            backend.set(name, value)
+        backend.set("game_symbol", symbol.value)
+        backend.set("game_outside", int(outside))
+        backend.set("game_start", 1)
+        backend.tick()
+        backend.set("game_start", 0)
+        self._wait("board_done")
+        return Verdict(backend.get("board_verdict"))
+
+    def new_game(self) -> None:
+        self._game(TrackOp.NEW_GAME)
+
+    def play(self, move: str | Move) -> Verdict:
+        """A game move in notation, relative to the box the board reports."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        box = None
+        if not self.backend.get("empty"):
+            box = tuple(self.backend.get(n) for n in ("box_x", "box_y", "box_w", "box_h"))
+        x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
+        return self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
+
+    def search(self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1) -> SearchResult:
+        """Choose a move for ``turn`` (1 white, 0 black) within the budgets."""
+        backend = self.backend
+        backend.set("turn", turn)
+        backend.set("budget", budget)
+        backend.set("cycle_budget", cycle_budget)
+        backend.set("start", 1)
+        backend.tick()
+        backend.set("start", 0)
+        self._wait("done")
+        names = ("found", "x", "y", "symbol", "score", "depth", "nodes", "cycles")
+        get_many = getattr(backend, "get_many", None)
+        values = dict(
+            zip(names, get_many(names) if get_many else map(backend.get, names), strict=True)
+        )
+        score = values["score"]
+        bits = len(self.component.score)
+        if score >= 1 << (bits - 1):
+            score -= 1 << bits
+        return SearchResult(
+            found=bool(values["found"]),
+            x=values["x"],
+            y=values["y"],
+            symbol=Symbol(values["symbol"]),
+            score=score,
+            depth=values["depth"],
+            nodes=values["nodes"],
+            cycles=values["cycles"],
+        )

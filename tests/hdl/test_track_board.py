@@ -1,0 +1,133 @@
+"""The block-RAM board's search commands: plies and their undo, candidates, the frontier list.
+
+The candidates must come in the order of the software model (:mod:`trax_fpga.host.trackorder`);
+plies taken back must leave the torus exactly as it was; counting the legal move sequences
+through the board's own commands must give the reference engine's perft.
+"""
+
+import random
+
+import pytest
+
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Symbol
+from trax_fpga.host.trackorder import TrackOrder
+from trax_fpga.sim.track_driver import TrackBoardSim
+
+from .reference import random_game, window_tiles
+
+SYMBOLS = list(Symbol)
+
+
+@pytest.fixture(scope="module")
+def board16():
+    with TrackBoardSim((16, 16), "verilator", plies=8) as board:
+        yield board
+
+
+def model_candidates(order: TrackOrder, width: int, height: int) -> list[tuple]:
+    return [
+        (cell[0] % width, cell[1] % height, SYMBOLS.index(symbol))
+        for _, cell, symbol in order.candidates()
+    ]
+
+
+def board_candidates(board) -> list[tuple]:
+    return [(c.x, c.y, c.symbol.value) for c in board.candidates()]
+
+
+def test_candidates_follow_the_model_through_plies_and_compaction(board16):
+    """Random games, compacted or not, then random plies on top (legal or not) and back: at
+    every step the candidates equal the model's, and after the last undo the torus equals the
+    reference position."""
+    rng = random.Random(2024)
+    steps = 0
+    for _ in range(40):
+        moves = random_game(rng, rng.randrange(1, 30), 16, 16)
+        board16.new_game()
+        order = TrackOrder()
+        for move in moves:
+            assert board16.play(move).legal
+            order.play(move)
+        if rng.random() < 0.6:
+            board16.compact()
+            order.compact()
+        assert board16.frontier_len == len(order.frontier)
+        plies = 0
+        for _ in range(rng.randrange(1, 8)):
+            expected = model_candidates(order, 16, 16)
+            assert board_candidates(board16) == expected, moves
+            steps += 1
+            if not expected or order.position.is_over:
+                break
+            x, y, s = rng.choice(expected)
+            cell = next(c for _, c, sym in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+            move = order.position.move_at(cell, SYMBOLS[s])
+            turn = board16.play_cell(x, y, board_symbol(s), ply=True)
+            try:
+                order.play(move)
+            except ValueError:
+                assert not turn.legal
+                continue
+            assert turn.legal and turn.tiles == len(order.position.turns[-1].placed)
+            plies += 1
+            assert board16.ply == plies
+        for _ in range(plies):
+            board16.undo()
+            order.pop()
+        assert board16.ply == 0
+        assert board16.tiles() == window_tiles(order.position.tiles, 16, 16)
+        assert board_candidates(board16) == model_candidates(order, 16, 16)
+    assert steps > 100
+
+
+def board_symbol(index: int):
+    from trax_fpga.hdl.types import Symbol as HdlSymbol
+
+    return HdlSymbol(index)
+
+
+def board_perft(board, depth: int) -> int:
+    """The legal move sequences of ``depth`` plies, through CANDIDATE, PLY and UNDO."""
+    if depth == 0:
+        return 1
+    total = 0
+    for candidate in board.candidates():
+        turn = board.play_cell(candidate.x, candidate.y, candidate.symbol, ply=True)
+        if not turn.legal:
+            continue
+        won = any(turn.wins)
+        total += 0 if won and depth > 1 else board_perft(board, depth - 1)
+        board.undo()
+    return total
+
+
+@pytest.mark.parametrize("opening", ["@0+", "@0/ @1+", "@0+ B1\\ A2/"])
+def test_perft_through_the_board_commands(board16, opening):
+    position = Position.from_moves(opening.split())
+    board16.new_game()
+    for move in opening.split():
+        board16.play(move)
+    board16.compact()
+    for depth in (1, 2, 3):
+        assert board_perft(board16, depth) == position.perft(depth), (opening, depth)
+    assert board16.ply == 0
+
+
+def test_plies_beyond_the_stack_are_refused():
+    with TrackBoardSim((8, 8), plies=2) as board:
+        board.new_game()
+        board.play("@0+")
+        position = Position.from_moves(["@0+"])
+        for _ in range(2):
+            move = position.legal_moves()[0]
+            position.play(move)
+            assert board.play(move, ply=True).legal
+        assert board.play(position.legal_moves()[0], ply=True).verdict.name == "OVERFLOW"
+        assert board.ply == 2
+        board.undo()
+        board.undo()
+        assert board.ply == 0
+        board.undo()  # nothing to take back: no change
+        assert board.ply == 0
+        assert board.tiles() == window_tiles(Position.from_moves(["@0+"]).tiles, 8, 8)

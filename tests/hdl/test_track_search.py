@@ -1,0 +1,112 @@
+"""The search on the block-RAM board (hdl/track_search.py) against its software model.
+
+The model is ``host/hwsearch.py`` with ``board="track"`` (candidates in the order of
+``host/trackorder.py``, no evaluation yet): the gateware must choose the same move with the same
+score, depth and node count. The game's moves are played on the search's own board first: the
+root of the search is that position, not a copy.
+"""
+
+import random
+
+import pytest
+
+from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Colour, Symbol
+from trax_fpga.sim.track_driver import TrackSearchSim
+
+from ..host.test_hwsearch import budget_of, fitting, solves
+from .reference import random_game
+from .test_search import positions_from_games
+
+TORUS = 32
+DEPTH = 3
+SYMBOLS = list(Symbol)
+
+
+@pytest.fixture(scope="module")
+def rtl():
+    with TrackSearchSim((TORUS, TORUS), "verilator", max_depth=DEPTH) as engine:
+        yield engine
+
+
+def board_cell(position, x, y):
+    """The board cell in the box or its ring that lies on torus cell (x, y)."""
+    box = position.box
+    for by in range(box.min_y - 1, box.max_y + 2):
+        for bx in range(box.min_x - 1, box.max_x + 2):
+            if (bx % TORUS, by % TORUS) == (x, y):
+                return bx, by
+    raise AssertionError(f"torus cell {(x, y)} is not near the box")
+
+
+def search(rtl, position, budget, **kwargs):
+    rtl.new_game()
+    for turn in position.turns:
+        assert rtl.play(turn.move).name == "LEGAL"
+    got = rtl.search(int(position.turn is Colour.WHITE), budget, **kwargs)
+    move = None
+    if got.found:
+        move = position.move_at(board_cell(position, got.x, got.y), SYMBOLS[got.symbol.value])
+    return got, move
+
+
+def check(rtl, position, budget):
+    model = hw_search(position, TORUS, TORUS, budget, DEPTH, evaluation=False, board="track")
+    got, move = search(rtl, position, budget)
+    label = " ".join(str(t.move) for t in position.turns)
+    assert move == model.move, label
+    assert ((got.x, got.y), SYMBOLS[got.symbol.value]) == (model.window_cell, model.symbol)
+    assert (got.score, got.depth, got.nodes) == (model.score, model.depth, model.nodes), label
+    assert move is not None and position.is_legal(move), label
+    return got
+
+
+def test_equals_the_model_on_human_game_positions(rtl):
+    checked = 0
+    for position in positions_from_games(8, 16):
+        for budget in (1, 7, 60, 400, 3000):
+            check(rtl, position, budget)
+            checked += 1
+    assert checked >= 20
+
+
+def test_equals_the_model_on_random_positions(rtl):
+    rng = random.Random(32)
+    checked = 0
+    while checked < 40:
+        position = Position.from_moves(random_game(rng, rng.randrange(2, 40), TORUS, TORUS))
+        if position.is_over:
+            continue
+        check(rtl, position, rng.choice((5, 50, 500, 2000)))
+        checked += 1
+
+
+@pytest.mark.parametrize("tactic", fitting("", TORUS))
+def test_tactics(rtl, tactic):
+    """Wins in one, one-move defences and wins in two, found by the mate search."""
+    position = tactic.position()
+    got, move = search(rtl, position, budget_of(tactic))
+    assert solves(tactic, move), got
+
+
+def test_the_game_goes_on_after_a_search(rtl):
+    """The search leaves the board at the game's position: the game's next move is judged on
+    it, and the next search agrees with the model again."""
+    position = positions_from_games(1, 12)[0]
+    _, move = search(rtl, position, 500)
+    assert rtl.play(move).name == "LEGAL"
+    position.play(move)
+    assert rtl.search(int(position.turn is Colour.WHITE), 300).nodes == (
+        hw_search(position, TORUS, TORUS, 300, DEPTH, evaluation=False, board="track").nodes
+    )
+
+
+def test_stops_at_the_cycle_budget(rtl):
+    position = positions_from_games(1, 12)[0]
+    unlimited, _ = search(rtl, position, 5_000)
+    assert unlimited.cycles > 4_000
+    got, move = search(rtl, position, 5_000, cycle_budget=4_000)
+    assert got.cycles < 4_000 + 300  # one move and the take-backs after the budget is spent
+    assert got.nodes < unlimited.nodes
+    assert move is None or position.is_legal(move)
