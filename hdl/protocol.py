@@ -277,11 +277,11 @@ def _check_team(team: object) -> bytes:
 
 
 def _check_opening(opening: object) -> Symbol:
-    choices = {"+": Symbol.CROSS, "/": Symbol.SLASH, Symbol.CROSS: Symbol.CROSS,
-               Symbol.SLASH: Symbol.SLASH}  # fmt: skip
-    if opening not in choices:
-        raise ValueError(f"the opening move must be '+' or '/' (@0+ or @0/), not {opening!r}")
-    return choices[opening]
+    if opening in ("+", "/"):
+        return Symbol.of(opening)
+    if opening in (Symbol.CROSS, Symbol.SLASH):
+        return opening
+    raise ValueError(f"the opening move must be '+' or '/' (@0+ or @0/), not {opening!r}")
 
 
 def check_engine_options(team: object, opening: object, max_line: object) -> None:
@@ -603,8 +603,11 @@ class ProtocolEngine(wiring.Component):
                     with m.Else():
                         m.next = "WAIT_MOVE"
 
-        # Lines that ask for an answer start the answer clock; the first byte out stops it.
-        m.d.sync += timer.eq(timer + 1)
+        # Lines that ask for an answer start the answer clock; the first byte out stops it. The
+        # clock counts only while it runs, so that a player waiting for a line is at a fixed
+        # point (a simulation of it can sleep until the next byte: sim/harness.cpp).
+        with m.If(timing):
+            m.d.sync += timer.eq(timer + 1)
         with m.If(timing & self.tx_stream.valid & self.tx_stream.ready):
             m.d.sync += [timing.eq(0), self.answer_cycles.eq(timer)]
             with m.If(timer > self.max_answer_cycles):

@@ -21,7 +21,7 @@ The whole board is judged, not only the tracks through the new tiles: before the
 no loop or line (the game would be over), and a line of old tiles stays one only if the box kept
 its extent on that axis, so every win found is one this turn completed.
 
-Why this and not the alternatives. Clocks measured with ``python -m trax_fpga.hdl.bench_rules``
+Why this and not the alternatives. Clocks measured with ``python -m trax_fpga.sim.bench_rules``
 (18x18 window, the 4,872 legal moves of the 277 human games); LUT4 per cell from yosys
 ``synth_ice40`` of this block alone in an 8x8 window:
 

@@ -30,7 +30,9 @@ from .search import search
 
 __all__ = ["VARIANTS", "main", "play_match"]
 
-GAMES_FILE = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "human_games.txt"
+#: The human games, as a checkout holds them (``--records`` names another file): relative to the
+#: working directory, since an installed package has no tests/ folder.
+GAMES_FILE = pathlib.Path("tests/data/human_games.txt")
 MAX_PLIES = 80
 
 #: Evaluation variants compared by self-play (see the search module's docstring for results).
@@ -86,11 +88,14 @@ HW_MAX_DEPTH = 8
 Player = Callable[[Position], Move]
 
 
-def load_positions(every: int = 12) -> list[Position]:
-    """The middle position of every ``every``-th decided human game."""
+def load_positions(every: int = 12, records: pathlib.Path | None = None) -> list[Position]:
+    """The middle position of every ``every``-th decided human game (of ``records``)."""
     positions = []
     decided = 0
-    for line in GAMES_FILE.read_text().splitlines():
+    path = records or GAMES_FILE
+    if not path.exists():
+        raise SystemExit(f"error: {path} not found (give --records FILE, or run from a checkout)")
+    for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         _, result, moves = (field.strip() for field in line.split("|"))

@@ -452,7 +452,7 @@ class ProcessTransport(Transport):
         bin_dir = str(Path(sys.executable).parent)
         env["PATH"] = os.pathsep.join([bin_dir, *filter(None, [env.get("PATH")])])
         if argv[0] == "trax":
-            argv = [sys.executable, "-m", "trax_fpga.host.cli", *argv[1:]]
+            argv = [sys.executable, "-m", "trax_fpga.cli", *argv[1:]]
         to_file = isinstance(stderr, str | Path)
         try:
             self.process = subprocess.Popen(

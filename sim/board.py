@@ -26,9 +26,12 @@ import dataclasses
 import hashlib
 import json
 import sys
+import threading
 from importlib import metadata, resources
 from pathlib import Path
 
+from ..host.players import ProtocolPlayer
+from ..host.transport import SerialTransport
 from .uart_bridge import bridge_command, open_simulated_port, run_bridge, stop_bridge
 from .verilator import Model, Port, build, cache_dir
 
@@ -41,6 +44,8 @@ __all__ = [
     "build_board",
     "main",
     "open_board",
+    "open_board_player",
+    "real_board_config",
     "simulated_board",
 ]
 
@@ -97,6 +102,99 @@ class BoardConfig:
             if source.name.endswith(".py"):
                 digest.update(source.name.encode() + b"\0" + source.read_bytes())
         return digest.hexdigest()[:24]
+
+
+#: The real board whose parameters ``trax play`` and ``trax web`` give the simulated board by
+#: default: its clock, and the search of ``trax_fpga.boards.top.BOARD_SEARCH`` (half a second of
+#: board time per move, no node limit, iterations up to 6 plies). The values are kept here so
+#: that ``trax --help`` need not import the board files; a test holds them to those files.
+REAL_BOARD = "ulx3s_85f"
+REAL_BOARD_TITLE = "ULX3S"
+REAL_CLOCK = 25_000_000
+REAL_THINK = 0.5
+REAL_SEARCH = (("max_depth", 6),)
+#: Clocks per node of the gateware search (README, Figures: 19.5 to 21.8 measured).
+CLOCKS_PER_NODE = 21
+#: The answer time of the contests, in seconds per move.
+CONTEST_TIME = 1.0
+#: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
+#: simulation (about 0.1 M clocks per second on this project's machine, 18 x 18) gets through
+#: in about 0.6 s, so that its answers come within the contest's second. The serial line is
+#: simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks alone.
+SIM_THINK = 0.0025
+SIM_BAUD = 115200
+
+
+def real_board_config(*, window: int = DEFAULT_WINDOW, think: float = SIM_THINK) -> BoardConfig:
+    """The simulated board with the real board's (:data:`REAL_BOARD`) clock and search.
+
+    What differs from a real board, and why: the search time (``think``, board seconds; the real
+    board's is :data:`REAL_THINK`, which a simulation takes minutes to run), the serial line's
+    rate (:data:`SIM_BAUD`; a pty has no rate) and the window (18 x 18, which holds every human
+    game on record; the real ULX3S holds 8 x 8 and stops a game that outgrows it).
+    :func:`strength_notice` says what this costs, in figures.
+    """
+    return BoardConfig(
+        window=window,
+        baud=SIM_BAUD,
+        clock=REAL_CLOCK,
+        budget=0,
+        think=think,
+        search_options=REAL_SEARCH,
+    )
+
+
+def measure_speed(model: Model, cycles: int = 20_000) -> float:
+    """The simulated clocks per second of ``model`` on this machine (a short run, ~0.2 s)."""
+    import time
+
+    from .verilator import VerilatorSim
+
+    with VerilatorSim(model) as sim:
+        sim.get("tx")  # started
+        start = time.perf_counter()
+        sim.tick(cycles)
+        sim.get("tx")  # the ticks are done
+        return cycles / max(time.perf_counter() - start, 1e-9)
+
+
+def strength_notice(config: BoardConfig, speed: float) -> str:
+    """Plain words and figures: how this simulated board compares with a real one.
+
+    ``speed`` is the simulation's clocks per second (:func:`measure_speed`).
+    """
+    real_clocks = REAL_THINK * REAL_CLOCK
+    clocks = config.think * config.clock
+    if config.budget:
+        clocks = min(clocks, config.budget * CLOCKS_PER_NODE)
+    answer = clocks / speed
+    slower = config.clock / speed
+    whose = f"the {REAL_BOARD_TITLE}'s" if config.clock == REAL_CLOCK else "its"
+    lines = [
+        f"The simulated board runs at {speed / 1e6:.2f} M clocks per second here, "
+        f"{slower:,.0f} times slower than {whose} {config.clock / 1e6:g} MHz clock, on a "
+        f"{config.window}x{config.window} window (a real {REAL_BOARD_TITLE} holds 8x8 and "
+        "stops a game that outgrows it)."
+    ]
+    if clocks >= real_clocks:
+        lines.append(
+            f"It searches as long as a real {REAL_BOARD_TITLE} ({real_clocks:,.0f} clocks a "
+            f"move) and is as strong, but each answer takes about {answer:,.0f} s here, not "
+            f"{REAL_THINK:g} s."
+        )
+    else:
+        factor = real_clocks / clocks
+        within = "within" if answer <= CONTEST_TIME else "not within"
+        lines.append(
+            f"It searches {clocks:,.0f} clocks a move (about {answer:.1f} s here, {within} "
+            f"the contest's {CONTEST_TIME:g} s), where a real {REAL_BOARD_TITLE} searches "
+            f"{real_clocks:,.0f} in its {REAL_THINK:g} s: about {factor:,.0f} times fewer "
+            f"nodes (some {clocks / CLOCKS_PER_NODE:,.0f} instead of "
+            f"{real_clocks / CLOCKS_PER_NODE:,.0f}), so it plays much weaker than a real board. "
+            f"--sim-think {REAL_THINK:g} plays at full strength, about "
+            f"{real_clocks / speed:,.0f} s a move here."
+        )
+    return "\n".join(lines)
 
 
 def _index_path(config: BoardConfig) -> Path:
@@ -156,6 +254,86 @@ def open_board(config: BoardConfig, *, log=None):
     """
     model = build_board(config, log=log)
     return open_simulated_port(model, config.clock, config.baud)
+
+
+class SimulatedBoardPlayer(ProtocolPlayer):
+    """The simulated board as a player: a :class:`ProtocolPlayer` on its pty, which also stops
+    the simulation on :meth:`close`. ``config`` and ``speed`` (clocks per second) describe it;
+    ``notice`` says how it compares with a real board; ``last_search`` holds the figures of its
+    last answer's search (``depth``, ``nodes``, ``clocks``), read from the simulation."""
+
+    def __init__(self, path: str, process, config: BoardConfig, speed: float | None) -> None:
+        super().__init__(SerialTransport(path, config.baud), name="board")
+        self._process = process
+        self.config = config
+        self.speed = speed
+        self.notice = None if speed is None else strength_notice(config, speed)
+        self.last_search: dict | None = None
+        self._reports: list[dict] = []  # one per line the board sent, in order
+        self._lines = 0  # lines read from the board
+        self._condition = threading.Condition()
+        threading.Thread(target=self._read_reports, name="board-reports", daemon=True).start()
+
+    def _read_reports(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in self._process.stdout:
+                fields = dict(item.partition("=")[::2] for item in line.split()[1:])
+                with self._condition:
+                    self._reports.append(
+                        {
+                            "depth": int(fields.get("search_depth", 0)),
+                            "nodes": int(fields.get("search_nodes", 0)),
+                            "clocks": int(fields.get("search_cycles", 0)),
+                        }
+                    )
+                    self._condition.notify_all()
+
+    def team_code(self, timeout: float | None) -> str:
+        code = super().team_code(timeout)
+        self._lines += 1
+        return code
+
+    def wait_ready(self, timeout: float) -> None:
+        super().wait_ready(timeout)
+        self._lines += 1
+
+    def answer(self, move: str | None, timeout: float | None) -> str:
+        line = super().answer(move, timeout)
+        self._lines += 1
+        with self._condition:  # the figures of this line come a moment after it
+            if self._condition.wait_for(lambda: len(self._reports) >= self._lines, timeout=0.5):
+                report = self._reports[self._lines - 1]
+                self.last_search = report if report["nodes"] else None
+        return line
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            stop_bridge(self._process)
+
+
+def open_board_player(config: BoardConfig, *, status=None, notice=None) -> SimulatedBoardPlayer:
+    """Build (if needed) and start the simulated board; return it as a player.
+
+    This is how the application (``trax play``, ``trax web``) reaches the simulated board.
+    ``status`` (a callable taking a string, or None when a step is over) hears what takes time:
+    the build, the measure of the simulation's speed; ``notice`` (a callable taking a string)
+    hears, in plain words and figures, how the simulated board compares with a real one.
+    """
+    model = build_board(config, log=status)
+    speed = None
+    if notice is not None:
+        if status is not None:
+            status("measuring the simulation's speed")
+        speed = measure_speed(model)
+        notice(strength_notice(config, speed))
+    if status is not None:
+        status("starting the simulated board")
+    path, process = open_simulated_port(model, config.clock, config.baud, report=True)
+    if status is not None:
+        status(None)
+    return SimulatedBoardPlayer(path, process, config, speed)
 
 
 def _option(text: str) -> tuple[str, int]:

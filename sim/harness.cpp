@@ -4,12 +4,16 @@
 //
 // Modes:
 //   harness                       the pipe protocol on stdin/stdout (VerilatorSim drives it)
-//   harness --uart CLK_HZ BAUD [--pty] [--linger CYCLES] [--speed X] [--stats]
+//   harness --uart CLK_HZ BAUD [--pty [--report]] [--linger CYCLES] [--speed X] [--stats]
 //                                 join the design's rx/tx pins to a byte stream, 8N1: bytes from
 //                                 stdin (or a pseudo-terminal, whose path is printed first) are
 //                                 shifted into rx, bytes sampled from tx go to stdout (or the pty);
 //                                 --speed X: at most X simulated seconds per second (default: no
-//                                 limit); the design sleeps at a fixed point in any case
+//                                 limit); the design sleeps at a fixed point in any case;
+//                                 --report (with --pty): after each line the design sends, a line
+//                                 "report NAME=VALUE ..." on stdout with the design's status
+//                                 outputs among search_depth, search_nodes, search_cycles and
+//                                 answer_cycles
 //
 // Pipe protocol, little-endian, a port value is words(port) 32-bit words, least significant first:
 //   'S' u16 port, value          set an input (no reply)
@@ -349,6 +353,23 @@ struct Bridge {
     uint64_t tx_idle = 0;      // cycles since tx last did anything
 
     uint64_t bytes_in = 0, bytes_out = 0, framing_errors = 0, idle_waits = 0;
+    bool report = false;       // --report: status outputs on stdout after each line sent
+
+    void report_line() {
+        static const char* names[] = {"search_depth", "search_nodes", "search_cycles",
+                                      "answer_cycles"};
+        std::string text = "report";
+        for (const char* name : names) {
+            for (int i = 0; i < N_PORTS; i++) {
+                if (std::strcmp(PORTS[i].name, name) != 0 || PORTS[i].input) continue;
+                uint32_t words[MAX_WORDS > 2 ? MAX_WORDS : 2] = {0};
+                get_port(top, i, words);
+                text += " " + std::string(name) + "=" + std::to_string(words[0]);
+            }
+        }
+        std::printf("%s\n", text.c_str());
+        std::fflush(stdout);
+    }
     std::vector<char> snapshot;
 
     void drive_rx() {
@@ -398,6 +419,7 @@ struct Bridge {
             unsigned char byte = static_cast<unsigned char>(tx_byte);
             write_all(out_fd, &byte, 1);
             bytes_out++;
+            if (report && byte == '\n') report_line();
         } else {
             framing_errors++;
         }
@@ -525,10 +547,12 @@ static int uart_mode(int argc, char** argv) {
         std::string arg = argv[i];
         if (arg == "--pty") use_pty = true;
         else if (arg == "--stats") stats = true;
+        else if (arg == "--report") bridge.report = true;
         else if (arg == "--linger" && i + 1 < argc) bridge.linger = std::strtoull(argv[++i], nullptr, 0);
         else if (arg == "--speed" && i + 1 < argc) bridge.speed = std::strtod(argv[++i], nullptr);
         else die("unknown argument");
     }
+    if (bridge.report && !use_pty) die("--report needs --pty (stdout carries the bytes)");
     int slave_fd = -1;
     if (use_pty) {
         int master = open_pty(slave_fd);

@@ -22,26 +22,18 @@ from trax_fpga.hdl.protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, 
 from trax_fpga.hdl.rules_core import Colour, Outcome, RulesCore
 from trax_fpga.hdl.search import search_members
 from trax_fpga.hdl.types import Symbol
-from trax_fpga.host import tiles
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 
 from .verilator import VerilatorSim
 
 __all__ = [
-    "HDL_SYMBOL",
     "BenchDriver",
     "NoMoveSearch",
     "ProtocolBench",
     "SearchDouble",
     "window_cell_of",
 ]
-
-HDL_SYMBOL = {
-    tiles.Symbol.CROSS: Symbol.CROSS,
-    tiles.Symbol.SLASH: Symbol.SLASH,
-    tiles.Symbol.BACKSLASH: Symbol.BACKSLASH,
-}
 
 
 class SearchDouble(wiring.Component):
@@ -235,7 +227,7 @@ class BenchDriver:
         self.sim.set("answer_found", 1)
         self.sim.set("answer_x", x)
         self.sim.set("answer_y", y)
-        self.sim.set("answer_symbol", HDL_SYMBOL[move.symbol].value)
+        self.sim.set("answer_symbol", Symbol.of(move.symbol).value)
 
     def script_cell(self, x: int, y: int, symbol: Symbol) -> None:
         """The double's next answer as a window cell."""

@@ -182,8 +182,6 @@ def window_cell(box, column: int, row: int, width: int, height: int) -> tuple[in
 #: No command takes this long (a move takes at most about W*H + 10 clocks).
 _MAX_CYCLES = 1 << 16
 
-_SYMBOLS = {"+": Symbol.CROSS, "/": Symbol.SLASH, "\\": Symbol.BACKSLASH}
-
 
 class RtlRules:
     """The gateware rules core as a Python object.
@@ -295,7 +293,7 @@ class RtlRules:
         if isinstance(move, str):
             move = Move.parse(move)
         x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
-        result = self.play_cell(x, y, _SYMBOLS[move.symbol.value], outside)
+        result = self.play_cell(x, y, Symbol.of(move.symbol), outside)
         if result.verdict is Verdict.OVERFLOW:
             raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} window")
         return result

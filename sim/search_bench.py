@@ -19,13 +19,19 @@ from ..host.position import Position
 from .perft_driver import rtl_perft
 from .search_driver import RtlSearch
 
-RECORDS = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "human_games.txt"
+#: The human games, as a checkout holds them (``--records`` names another file): relative to the
+#: working directory, since an installed package has no tests/ folder.
+RECORDS = pathlib.Path("tests/data/human_games.txt")
 
 
-def positions(count: int, window: int) -> list[Position]:
+def positions(count: int, window: int, records: pathlib.Path = RECORDS) -> list[Position]:
     """Mid-game positions of the human games (every 4th ply) that fit the window."""
     found = []
-    for line in RECORDS.read_text().splitlines():
+    if not records.exists():
+        raise SystemExit(
+            f"error: {records} not found (give --records FILE, or run from a checkout)"
+        )
+    for line in records.read_text().splitlines():
         moves = game_moves(line)
         if not moves:
             continue
@@ -56,11 +62,14 @@ def main(argv: list[str] | None = None) -> int:
         help="a clock budget of SECONDS at --clock instead of the node budget",
     )
     parser.add_argument("--perft", action="store_true", help="also hardware perft 1..5")
+    parser.add_argument(
+        "--records", type=pathlib.Path, default=RECORDS, help=f"game records ({RECORDS})"
+    )
     args = parser.parse_args(argv)
 
     rates, depths, times = [], [], []
     with RtlSearch(args.window, args.window, args.depth) as unit:
-        for position in positions(args.positions, args.window):
+        for position in positions(args.positions, args.window, args.records):
             if args.think:
                 result = unit.search(position, 2**32 - 1, round(args.think * args.clock))
             else:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import dataclasses
 
 from ..hdl.search import Search
+from ..hdl.types import Symbol as HdlSymbol
 from ..host.errors import TraxError
 from ..host.hwsearch import HwSearchResult
 from ..host.position import Position
-from ..host.tiles import Colour, Symbol
+from ..host.tiles import Colour
 from .perft_driver import white_value
 from .verilator import VerilatorSim
 
@@ -70,7 +71,7 @@ class RtlSearch:
         found, x, y, symbol, score, depth, nodes, cycles = sim.get_many(names)
         if not found:
             return RtlSearchResult(None, score, depth, nodes, None, None, cycles)
-        symbol = list(Symbol)[symbol]
+        symbol = HdlSymbol(symbol).host
         cell = _board_cell(position, (x, y), self.width, self.height)
         return RtlSearchResult(
             position.move_at(cell, symbol), score, depth, nodes, (x, y), symbol, cycles

@@ -20,7 +20,6 @@ from .rules_driver import AmaranthSimBackend, Backend, window_cell
 __all__ = ["Candidate", "SearchResult", "TrackBoardSim", "TrackSearchSim", "Turn"]
 
 _MAX_CYCLES = 1 << 20
-_SYMBOLS = {"+": Symbol.CROSS, "/": Symbol.SLASH, "\\": Symbol.BACKSLASH}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -113,7 +112,7 @@ class TrackBoardSim:
         if isinstance(move, str):
             move = Move.parse(move)
         x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
-        return self.play_cell(x, y, _SYMBOLS[move.symbol.value], ply=ply, outside=outside)
+        return self.play_cell(x, y, Symbol.of(move.symbol), ply=ply, outside=outside)
 
     def undo(self) -> int:
         """Take back the last ply; the clocks it took."""
@@ -254,7 +253,7 @@ class TrackSearchSim:
         if not self.backend.get("empty"):
             box = tuple(self.backend.get(n) for n in ("box_x", "box_y", "box_w", "box_h"))
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
-        return self._game(TrackOp.PLAY, x, y, _SYMBOLS[move.symbol.value], outside)
+        return self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
 
     def search(self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1) -> SearchResult:
         """Choose a move for ``turn`` (1 white, 0 black) within the budgets."""

@@ -54,12 +54,15 @@ def bridge_command(
     linger: int | None = None,
     speed: float | None = None,
     stats: bool = False,
+    report: bool = False,
 ) -> list[str]:
     """The command line that runs the bridge for ``design`` (a component or a built Model).
 
     ``linger``: with stdin, stop this many cycles after ``tx`` fell idle once input ended, even
     if the design has not settled. ``speed``: at most this many simulated seconds per second
     (1.0 is real time; default unlimited). ``stats``: print counts on stderr at the end.
+    ``report`` (with ``pty``): after each line the design sends, a line ``report NAME=VALUE ...``
+    of its search's status outputs on the bridge's stdout.
     """
     if not clk_hz >= 2 * baud > 0:
         raise ValueError(f"need clk_hz >= 2 * baud > 0, not clk_hz={clk_hz!r}, baud={baud!r}")
@@ -74,6 +77,10 @@ def bridge_command(
         command += ["--speed", repr(float(speed))]
     if stats:
         command.append("--stats")
+    if report:
+        if not pty:
+            raise ValueError("report needs pty (stdout carries the bytes otherwise)")
+        command.append("--report")
     return command
 
 

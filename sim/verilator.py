@@ -26,6 +26,7 @@ The cache is ``$TRAX_VERILATOR_CACHE`` if set, else ``build/verilator`` in the s
 """
 
 import contextlib
+import contextvars
 import dataclasses
 import hashlib
 import json
@@ -54,6 +55,7 @@ __all__ = [
     "VerilatorSim",
     "build",
     "cache_dir",
+    "reporting",
 ]
 
 #: Extra Verilator options; part of the cache key.
@@ -215,7 +217,9 @@ def _run(command, cwd: Path, log: Path, env: dict) -> None:
         )
     if result.returncode != 0:
         tail = log.read_text()[-4000:]
-        raise BuildError(f"{command[0]} failed (exit {result.returncode}) in {cwd}:\n{tail}")
+        raise BuildError(
+            f"{command[0]} failed (exit status {result.returncode}); its log: {log}\n{tail}"
+        )
 
 
 def _build_into(work: Path, verilog_text: str, signed_names: set[str], jobs: int) -> None:
@@ -270,6 +274,21 @@ def _load(directory: Path) -> Model:
     )
 
 
+#: Who hears that :func:`build` has to build (a callable taking a string, then None when the
+#: build is over): set for a block with :func:`reporting`, e.g. to a terminal status line.
+_reporter: contextvars.ContextVar = contextvars.ContextVar("reporter", default=None)
+
+
+@contextlib.contextmanager
+def reporting(callback):
+    """Within the block, every build that is not in the cache is told to ``callback``."""
+    token = _reporter.set(callback)
+    try:
+        yield
+    finally:
+        _reporter.reset(token)
+
+
 def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
     """Build (or find in the cache) the harness for ``component``.
 
@@ -302,6 +321,10 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
     work = root / f"{directory.name}.tmp{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
+    report = _reporter.get()
+    if report is not None:
+        name = type(component).__name__ if not isinstance(component, str) else "design"
+        report(f"building the {name} simulation with Verilator (first run only, a minute or two)")
     try:
         _build_into(work, verilog_text, signed_names, jobs)
         try:
@@ -311,6 +334,8 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
                 raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        if report is not None:
+            report(None)
     return _load(directory)
 
 

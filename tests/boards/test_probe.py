@@ -16,6 +16,7 @@ from trax_fpga.boards.probe import (
 )
 from trax_fpga.hdl.board import Verdict
 from trax_fpga.hdl.rules_core import Colour, Outcome
+from trax_fpga.hdl.types import Symbol as HdlSymbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 
@@ -92,7 +93,7 @@ def run_probe(commands: list[bytes], expected_replies: int, track: bool = False)
 def play_command(position: Position, text: str) -> bytes:
     move = Move.parse(text)
     x, y = position.cell_of(move)
-    return bytes([" +/\\".index(move.symbol.value) - 1, x % WINDOW, y % WINDOW])
+    return bytes([HdlSymbol.of(move.symbol).value, x % WINDOW, y % WINDOW])
 
 
 def test_probe_plays_a_game_like_the_reference():

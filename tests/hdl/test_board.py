@@ -27,11 +27,6 @@ REASONS = {
 }
 
 
-def hw_symbol(symbol) -> Symbol:
-    """The gateware's symbol for the reference engine's."""
-    return Symbol("+/\\".index(symbol.value))
-
-
 def expected_verdicts(error: IllegalMoveError) -> set[Verdict]:
     for text, verdicts in REASONS.items():
         if text in error.reason:
@@ -97,7 +92,7 @@ def play_sequence(width, height, moves, expect_overflow=None):
                 height,
             )
             ctx.set(dut.outside, outside)
-            verdict, clocks = await start(ctx, dut, BoardOp.PLAY, x, y, hw_symbol(move.symbol))
+            verdict, clocks = await start(ctx, dut, BoardOp.PLAY, x, y, Symbol.of(move.symbol))
             verdicts.append(verdict)
             try:
                 position.play(move)

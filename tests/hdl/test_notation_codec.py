@@ -16,19 +16,12 @@ from hypothesis import strategies as st
 
 from trax_fpga.hdl.notation import BoxMapper, MoveDecoder, MoveEncoder, NotationError
 from trax_fpga.hdl.types import Symbol
-from trax_fpga.host import tiles
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move, column_name
 from trax_fpga.host.position import Position
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
-TO_HDL_SYMBOL = {
-    tiles.Symbol.CROSS: Symbol.CROSS,
-    tiles.Symbol.SLASH: Symbol.SLASH,
-    tiles.Symbol.BACKSLASH: Symbol.BACKSLASH,
-}
-FROM_HDL_SYMBOL = {v: k for k, v in TO_HDL_SYMBOL.items()}
 
 # The reference parser's reasons (InvalidMoveError.reason), by their start and end.
 REFERENCE_REASONS = [
@@ -52,7 +45,7 @@ def reference_decode(text: bytes, column_width: int, row_width: int) -> tuple:
         return ("error", reasons[0])
     if move.column >= 2**column_width or move.row >= 2**row_width:
         return ("error", NotationError.TOO_BIG)
-    return ("move", move.column, move.row, TO_HDL_SYMBOL[move.symbol])
+    return ("move", move.column, move.row, Symbol.of(move.symbol))
 
 
 # --- harnesses ----------------------------------------------------------------------------------
@@ -165,7 +158,7 @@ def encode_moves(
 
 
 def reference_text(column: int, row: int, symbol: Symbol) -> bytes:
-    return str(Move(column, row, FROM_HDL_SYMBOL[symbol])).encode()
+    return str(Move(column, row, Symbol(symbol).host)).encode()
 
 
 # --- decoder ------------------------------------------------------------------------------------
@@ -266,7 +259,7 @@ def test_encoder_edge_cases_match_reference():
 
 
 def test_encoder_every_column_and_row_of_8_bits():
-    moves = [(c, (c * 37) % 256, list(Symbol)[c % 3]) for c in range(256)]
+    moves = [(c, (c * 37) % 256, Symbol(c % 3)) for c in range(256)]
     moves += [((r * 11) % 256, r, Symbol.CROSS) for r in range(256)]
     text, _ = encode_moves(moves, terminator=b"")
     assert text == b"".join(reference_text(*move) for move in moves)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 from trax_fpga.host.position import Position
 from trax_fpga.sim.perft_driver import RtlPerft, rtl_perft
 

@@ -56,7 +56,7 @@ def run(position, script, seed):
                 await op(PlyBoardOp.UNDO)
             else:
                 cell, symbol = step[1], step[2]
-                await op(PlyBoardOp.PLAY, cell[0] % W, cell[1] % H, HdlSymbol(symbol_index(symbol)))
+                await op(PlyBoardOp.PLAY, cell[0] % W, cell[1] % H, HdlSymbol.of(symbol))
                 try:
                     turn = reference.play(reference.move_at(cell, symbol))
                 except IllegalMoveError:
@@ -81,10 +81,6 @@ def run(position, script, seed):
     sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
-
-
-def symbol_index(symbol):
-    return "+/\\".index(symbol.value)
 
 
 def test_a_forced_tile_closes_a_loop_of_the_opponent_and_undo_restores():

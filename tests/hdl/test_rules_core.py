@@ -19,7 +19,7 @@ def cell_of(position, text, width, height):
 
     move = Move.parse(text)
     x, y = position.cell_of(move)
-    return x % width, y % height, Symbol("+/\\".index(move.symbol.value))
+    return x % width, y % height, Symbol.of(move.symbol)
 
 
 def run_game(width, height, moves):

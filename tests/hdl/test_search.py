@@ -137,7 +137,7 @@ def test_elaborates_and_converts_to_verilog():
 
 
 def test_trax_best_backend_rtl(capsys):
-    from trax_fpga.host.cli import main
+    from trax_fpga.cli import main
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--window", str(WIDTH), "--depth", str(DEPTH)]

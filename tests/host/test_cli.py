@@ -3,10 +3,11 @@
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 
 
 def run(argv, stdin="", monkeypatch=None, capsys=None):
@@ -79,7 +80,7 @@ def test_bad_arguments_exit_with_status_2(capsys):
 
 def test_the_installed_command_runs():
     result = subprocess.run(
-        [sys.executable, "-m", "trax_fpga.host.cli", "perft", "2"],
+        [sys.executable, "-m", "trax_fpga.cli", "perft", "2"],
         capture_output=True,
         text=True,
         check=True,
@@ -97,3 +98,44 @@ def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, 
     assert status == 0
     expected = hw_search(Position.from_moves(moves), 12, 12, 300, 3).move
     assert out.splitlines()[-1] == str(expected)
+
+
+def test_judge_names_the_line_that_is_not_text(tmp_path):
+    """Binary input: a one-line error naming the line, no traceback (stdin and files)."""
+    data = b"@0+ B1+\n\x89PNG\r\n\x1a\n\xff\xfe\x00\n"
+    path = tmp_path / "picture.png"
+    path.write_bytes(data)
+    command = [sys.executable, "-m", "trax_fpga.cli", "judge"]
+    for args, stdin, name in ((["-"], data, "standard input"), ([str(path)], b"", str(path))):
+        args = [] if args == ["-"] else args
+        result = subprocess.run([*command, *args], input=stdin, capture_output=True, check=False)
+        assert result.returncode == 1
+        assert result.stdout == b"none\n"  # the text line before it was judged
+        assert result.stderr.decode() == (
+            f"trax: error: {name}: line 2 is not text (not UTF-8); "
+            "trax judge reads game records, one game per line\n"
+        )
+
+
+def test_the_readme_states_the_exit_codes():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Exit status", 1)[1].split("\n## ", 1)[0]
+    for code in ("0", "1", "2", "130"):
+        assert f"| {code} |" in section
+
+
+def test_an_engine_command_runs_this_same_trax_without_it_on_path(tmp_path):
+    """The README's example works with the virtual environment's bin not on PATH."""
+    command = [sys.executable, "-m", "trax_fpga.cli", "match", "ref", "--engine"]
+    command += ["trax engine --nodes 30", "--games", "1", "--nodes", "30", "--log-dir", ""]
+    result = subprocess.run(
+        command,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "1 of 1 games (complete)" in result.stdout

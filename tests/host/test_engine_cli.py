@@ -8,7 +8,7 @@ import threading
 import tty
 from pathlib import Path
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 from trax_fpga.host.engine import EngineSession, MoveChooser
 from trax_fpga.host.gamelog import RESULTS, SETTINGS
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
@@ -17,7 +17,7 @@ from trax_fpga.host.referee import Referee
 from trax_fpga.host.tiles import Colour
 from trax_fpga.host.transport import ProcessTransport, SerialTransport, TcpTransport
 
-ENGINE = [sys.executable, "-m", "trax_fpga.host.cli", "engine", "--nodes", "30", "--team", "KZ"]
+ENGINE = [sys.executable, "-m", "trax_fpga.cli", "engine", "--nodes", "30", "--team", "KZ"]
 
 
 def session():
@@ -206,7 +206,7 @@ def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
     def unavailable(*args, **kwargs):
         raise RuntimeError("no simulator in this test")
 
-    monkeypatch.setattr(simulated, "open_board", unavailable)
+    monkeypatch.setattr(simulated, "open_board_player", unavailable)
     monkeypatch.setattr(sys, "stdin", io.StringIO("Z9+\n@0+\nresign\n"))
     assert main(["play", "--nodes", "30"]) == 0
     out, err = capsys.readouterr()
@@ -216,7 +216,7 @@ def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
     assert "Game over: black wins, white lost by resign" in out
 
 
-TRAX = f"{sys.executable} -m trax_fpga.host.cli"
+TRAX = f"{sys.executable} -m trax_fpga.cli"
 
 
 def shell(command, **kwargs):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from trax_fpga.host.cli import main
+from trax_fpga.cli import main
 from trax_fpga.host.gamelog import RESULTS, GameRecord
 from trax_fpga.host.transport import group_alive
 
@@ -220,7 +220,7 @@ def test_a_match_that_fails_to_start_leaves_no_folder(tmp_path, capsys):
 
 
 def referee(folder, *options, **kwargs):
-    argv = [sys.executable, "-m", "trax_fpga.host.cli", "match", "--log-dir", str(folder)]
+    argv = [sys.executable, "-m", "trax_fpga.cli", "match", "--log-dir", str(folder)]
     return subprocess.Popen(
         [*argv, *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     )
@@ -259,7 +259,7 @@ def test_a_series_killed_after_its_first_game_resumes_with_resume_dir_alone(tmp_
     wait_gone(pids)  # the engine ends at the end of its input
 
     result = subprocess.run(
-        [sys.executable, "-m", "trax_fpga.host.cli", "match", "--resume", str(folder)],
+        [sys.executable, "-m", "trax_fpga.cli", "match", "--resume", str(folder)],
         capture_output=True,
         text=True,
         timeout=120,

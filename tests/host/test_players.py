@@ -93,7 +93,7 @@ def test_a_program_is_restarted_after_its_fault():
     from trax_fpga.host.players import ProtocolPlayer
     from trax_fpga.host.transport import ProcessTransport
 
-    command = [sys.executable, "-m", "trax_fpga.host.cli", "engine", "--team", "KZ"]
+    command = [sys.executable, "-m", "trax_fpga.cli", "engine", "--team", "KZ"]
     started = []
 
     def start():

@@ -4,21 +4,23 @@
 from __future__ import annotations
 
 import argparse
-import functools
+import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 import serial
 
+from trax_fpga import cli
 from trax_fpga.hdl.player import DEFAULT_BUDGET as PLAYER_BUDGET
-from trax_fpga.host import cli
-from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
+from trax_fpga.host.players import EnginePlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim import board as simulated
 
-TRAX = [sys.executable, "-m", "trax_fpga.host.cli"]
+TRAX = [sys.executable, "-m", "trax_fpga.cli"]
 WINDOW = 10
 SIM = [*TRAX, "sim", "--window", str(WINDOW)]
 
@@ -95,27 +97,86 @@ def _play_args(**overrides) -> argparse.Namespace:
 
 def test_board_player_is_the_simulated_board(built, capsys, monkeypatch):
     monkeypatch.setattr(
-        simulated, "BoardConfig", functools.partial(simulated.BoardConfig, window=WINDOW)
+        simulated, "real_board_config", lambda **options: simulated.BoardConfig(window=WINDOW)
     )
     args = _play_args()
     board = cli.board_player(None, 19200, args)
     try:
-        assert isinstance(board, ProtocolPlayer)
+        assert isinstance(board, simulated.SimulatedBoardPlayer)
         assert not args.time_limit  # lifted for the simulated board
         assert board.team_code(60) == "FP"
         board.new_game(Colour.BLACK)
         position = Position.from_moves(["@0+"])
         position.play(board.answer("@0+", 60))
+        # The search's own figures of that answer, reported by the simulation.
+        assert board.last_search["nodes"] > 0
+        assert board.last_search["clocks"] > 0 and board.last_search["depth"] >= 1
     finally:
         board.close()
-    assert "no time limit for the simulated board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no time limit for the simulated board" in err
+    assert "M clocks per second here" in err  # how it compares with a real board
+
+
+def test_an_idle_simulated_board_costs_no_cpu(built):
+    """``trax sim --pty`` waiting for a byte sleeps (the harness blocks in poll()), then
+    answers as soon as one comes."""
+    process = subprocess.Popen(
+        [*SIM, "--pty"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        path = process.stdout.readline().strip()
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        assert len(children) == 1
+        stat = Path(f"/proc/{children[0]}/stat")
+
+        def cpu_seconds() -> float:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        with serial.Serial(path, 19200, timeout=60) as port:
+            port.write(b"-T\n")
+            assert port.readline() == b"FP\n"
+            before = cpu_seconds()
+            time.sleep(2)
+            assert cpu_seconds() - before < 0.1  # a busy loop would be about 2 s
+            port.write(b"-W\n")
+            assert port.readline() == b"@0+\n"
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+        process.stdout.close()
+
+
+def test_the_real_board_parameters_are_the_board_files():
+    from trax_fpga.boards.build import load_board
+    from trax_fpga.boards.top import BOARD_SEARCH
+    from trax_fpga.hdl.player import DEFAULT_THINK_TIME
+
+    spec = load_board(simulated.REAL_BOARD)
+    assert spec.clock_hz == simulated.REAL_CLOCK
+    assert spec.title.startswith(simulated.REAL_BOARD_TITLE)
+    assert simulated.REAL_THINK == DEFAULT_THINK_TIME
+    assert dict(simulated.REAL_SEARCH) == BOARD_SEARCH["search_options"]
+    config = simulated.real_board_config()
+    assert (config.clock, config.budget) == (spec.clock_hz, 0)  # no node limit, as the board
+
+
+def test_the_strength_notice_says_how_much_weaker_in_figures():
+    config = simulated.real_board_config()
+    text = simulated.strength_notice(config, speed=100_000)
+    assert "250 times slower than the ULX3S's 25 MHz clock" in text
+    assert "62,500 clocks a move (about 0.6 s here, within the contest's 1 s)" in text
+    assert "about 200 times fewer nodes" in text and "much weaker than a real board" in text
+    full = simulated.strength_notice(simulated.real_board_config(think=0.5), speed=100_000)
+    assert "is as strong, but each answer takes about 125 s here" in full
 
 
 def test_board_player_falls_back_with_a_notice(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise RuntimeError("verilator is missing")
 
-    monkeypatch.setattr(simulated, "open_board", broken)
+    monkeypatch.setattr(simulated, "open_board_player", broken)
     board = cli.board_player(None, 19200, _play_args())
     assert isinstance(board, EnginePlayer)
     err = capsys.readouterr().err

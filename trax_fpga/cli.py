@@ -16,20 +16,22 @@ import shlex
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
-from .. import __version__
-from .engine import DEFAULT_NODES, EngineSession, MoveChooser
-from .errors import TraxError
-from .gamelog import RESULTS, SeriesLog
-from .judge import judge_game, judge_lines
-from .players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
-from .position import Position, Variant
-from .referee import Referee, run_series
-from .render import ASCII, UNICODE, render
-from .tiles import Colour
-from .transport import (
+from . import __version__
+from .host.engine import DEFAULT_NODES, EngineSession, MoveChooser
+from .host.errors import TraxError
+from .host.gamelog import RESULTS, SeriesLog
+from .host.judge import judge_game, judge_lines
+from .host.players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
+from .host.position import Position, Variant
+from .host.referee import Referee, run_series
+from .host.render import ASCII, UNICODE, render
+from .host.svg import board_svg
+from .host.tiles import Colour
+from .host.transport import (
     DisconnectedError,
     LinkError,
     MalformedLineError,
@@ -38,6 +40,7 @@ from .transport import (
     StdioTransport,
     TcpTransport,
 )
+from .status import Status
 
 __all__ = ["main"]
 
@@ -82,13 +85,29 @@ def _positive(text: str) -> int:
     return value
 
 
+@contextlib.contextmanager
+def _simulation():
+    """A failed Verilator build or simulation as a one-line error (the rest is in its log)."""
+    from .sim.verilator import BuildError, SimulationError
+
+    try:
+        yield
+    except (BuildError, SimulationError) as error:
+        lines = str(error).strip().splitlines()
+        first = lines[0] if lines else type(error).__name__
+        raise TraxError(f"the simulation failed: {first}") from None
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count legal move sequences from the empty board (or after ``--moves``)."""
     if args.backend == "rtl":
-        from ..sim.perft_driver import rtl_perft  # the gateware's counter, simulated
+        from .sim.perft_driver import rtl_perft  # the gateware's counter, simulated
+        from .sim.verilator import reporting
 
-        for line in rtl_perft(args.depth, moves=args.moves):
-            print(line, flush=True)
+        with _simulation(), Status("counting with the gateware's perft (simulated)") as status:
+            with reporting(status.say):
+                for line in rtl_perft(args.depth, moves=args.moves):
+                    status.out(line)
         return 0
     position = Position.from_moves(args.moves, args.variant)
     for depth in range(1, args.depth + 1):
@@ -109,8 +128,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     """
     overflowed = []
     if args.backend == "rtl":
-        from ..sim.rules_driver import RtlRules, WindowOverflowError
-        from ..sim.rules_driver import judge_game as rtl_judge_game
+        from .sim.rules_driver import RtlRules, WindowOverflowError
+        from .sim.rules_driver import judge_game as rtl_judge_game
 
         if args.variant is not Variant.UNLIMITED:
             raise TraxError(
@@ -118,7 +137,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
             )
         if args.window is None:
             args.window = 64 if args.core == "track" else 18
-        rules = RtlRules((args.window, args.window), "verilator", core=args.core)
+        from .sim.verilator import reporting
+
+        with _simulation(), Status() as status, reporting(status.say):
+            rules = RtlRules((args.window, args.window), "verilator", core=args.core)
 
         def judge(moves: list[str]) -> str:
             try:
@@ -132,17 +154,18 @@ def cmd_judge(args: argparse.Namespace) -> int:
         def judge(moves: list[str]) -> str:
             return judge_game(moves, args.variant)
 
+    status = Status("judging with the gateware rules core (simulated)" if rules else None)
     try:
-        if not args.files:
-            for verdict in judge_lines(sys.stdin, judge):
-                print(verdict, flush=True)
-        for name in args.files:
-            try:
-                with open(name, encoding="utf-8") as stream:
-                    for verdict in judge_lines(stream, judge):
-                        print(verdict, flush=True)
-            except OSError as error:
-                raise TraxError(f"cannot read {name}: {error.strerror}") from None
+        with _simulation(), status:
+            if not args.files:
+                stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes, unless replaced
+                _judge_stream(stdin, "standard input", judge, status)
+            for name in args.files:
+                try:
+                    with open(name, "rb") as stream:
+                        _judge_stream(stream, name, judge, status)
+                except OSError as error:
+                    raise TraxError(f"cannot read {name}: {error.strerror}") from None
     finally:
         if rules is not None:
             rules.close()
@@ -157,9 +180,40 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge_stream(stream, name: str, judge, status: Status) -> None:
+    """Print the verdict of every game line of the binary ``stream``; a line that is not text
+    (not UTF-8, or with a NUL byte) ends it with a one-line error that names the line."""
+
+    def lines():
+        for number, raw in enumerate(stream, 1):
+            try:
+                line = raw if isinstance(raw, str) else raw.decode("utf-8")
+                if "\0" in line:
+                    raise ValueError("a NUL byte")
+            except ValueError:  # UnicodeDecodeError is one
+                raise TraxError(
+                    f"{name}: line {number} is not text (not UTF-8); "
+                    "trax judge reads game records, one game per line"
+                ) from None
+            yield line
+
+    for verdict in judge_lines(lines(), judge):
+        status.out(verdict)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     """Print the position after the given moves."""
     position = Position.from_moves(args.moves, args.variant)
+    if args.svg is not None:
+        picture = board_svg(position)
+        if args.svg == "-":
+            sys.stdout.write(picture)
+            return 0
+        try:
+            Path(args.svg).write_text(picture, encoding="utf-8")
+        except OSError as error:
+            raise TraxError(f"cannot write {args.svg}: {error.strerror}") from None
+        return 0
     style = ASCII if args.ascii else UNICODE
     print(render(position, style, colour=args.colour))
     if position.outcome:
@@ -233,7 +287,7 @@ def cmd_best(args: argparse.Namespace) -> int:
         return _best_rtl(args)
     if args.backend == "model":
         return _best_model(args)
-    from .search import search
+    from .host.search import search
 
     position = _position_to_search(args)
     start = time.perf_counter()
@@ -252,7 +306,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 def _best_model(args: argparse.Namespace) -> int:
     """``trax best --backend model``: the gateware's search, run by its software model."""
-    from .hwsearch import hw_search
+    from .host.hwsearch import hw_search
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
@@ -272,13 +326,19 @@ def _best_model(args: argparse.Namespace) -> int:
 
 def _best_rtl(args: argparse.Namespace) -> int:
     """``trax best --backend rtl``: the gateware search (simulated) and its software model."""
-    from ..sim.search_driver import RtlSearch
-    from .hwsearch import hw_search
+    from .host.hwsearch import hw_search
+    from .sim.search_driver import RtlSearch
+    from .sim.verilator import reporting
 
     position = _position_to_search(args)
     window, depth = args.window, args.depth
-    with RtlSearch(window, window, depth) as unit:
-        result = unit.search(position, args.nodes)
+    with (
+        _simulation(),
+        Status("searching with the gateware (simulated)") as status,
+        reporting(status.say),
+    ):
+        with RtlSearch(window, window, depth) as unit:
+            result = unit.search(position, args.nodes)
     model = hw_search(position, window, window, args.nodes, depth)
     print(f"{position.turn.word} to move after {position.ply} moves")
     print(
@@ -566,19 +626,21 @@ def _interrupt(signum, frame) -> None:
 def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Player:
     """The board to play: a real one on ``port``, else the simulated one on a pty.
 
-    The simulated board (``trax sim``) is built on first use (cached afterwards). It runs slower
-    than real time, so the answer time limit is lifted for it. If it cannot be built (no
-    Verilator, or the gateware is incomplete), the reference engine plays instead, with a notice.
+    The simulated board (``trax sim``) has the real board's clock and search, with a search time
+    that a simulation runs in about the contest's time (``--sim-think``; what this costs in
+    strength is printed). It is built on first use (cached afterwards), and the answer time
+    limit is lifted for it. If it cannot be built (no Verilator, or the gateware is incomplete),
+    the reference engine plays instead, with a notice.
     """
     if port:
         return ProtocolPlayer(SerialTransport(port, baud), name="board")
-    from ..sim import board as simulated
+    from .sim import board as simulated
 
-    config = simulated.BoardConfig(baud=baud)
+    think = getattr(args, "sim_think", None)
+    config = simulated.real_board_config(**({} if think is None else {"think": think}))
     try:
-        path, process = simulated.open_board(
-            config, log=lambda text: print(f"trax: {text}", file=sys.stderr)
-        )
+        with Status() as status:
+            board = simulated.open_board_player(config, status=status.say, notice=status.note)
     except Exception as error:  # any failure to build or start: fall back, and say why
         print(
             f"trax: the simulated board cannot be started ({type(error).__name__}: "
@@ -591,34 +653,23 @@ def board_player(port: str | None, baud: int, args: argparse.Namespace) -> Playe
         print("trax: no time limit for the simulated board (it runs slower than real time)",
               file=sys.stderr)  # fmt: skip
         args.time_limit = 0
-    return _SimulatedBoardPlayer(SerialTransport(path, baud), process)
-
-
-class _SimulatedBoardPlayer(ProtocolPlayer):
-    """A :class:`ProtocolPlayer` on the simulated board's pty that stops the simulation on
-    :meth:`close`."""
-
-    def __init__(self, transport, process) -> None:
-        super().__init__(transport, name="board")
-        self._process = process
-
-    def close(self) -> None:
-        from ..sim.uart_bridge import stop_bridge
-
-        try:
-            super().close()
-        finally:
-            stop_bridge(self._process)
+    return board
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Run the complete player in simulation (Verilator), its UART on stdin/stdout or a pty."""
-    from ..sim import board as simulated
+    from .sim import board as simulated
 
     try:
-        return simulated.run(args)
+        config = simulated.config_from(args)
+        with _simulation(), Status() as status:
+            simulated.build_board(config, log=status.say)  # then run() finds it built
+        code = simulated.run(args)
     except ValueError as error:
         raise TraxError(str(error)) from None
+    if code not in (0, 130):
+        raise TraxError(f"the simulated board stopped with exit status {code}")
+    return code
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -647,6 +698,45 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _series(args, *players, series_log)
     finally:
         board.close()
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the board in the browser: play the opponent, watch a match (--watch DIR), or
+    replay a log (from the page). Prints the page's address and serves until Ctrl-C."""
+    from .web.server import PlaySession, WatchSession, serve
+
+    opponent = None
+    if args.watch is not None:
+        if not Path(args.watch).is_dir():
+            raise TraxError(f"no match folder {args.watch} (trax match --log-dir DIR writes one)")
+        session = WatchSession(args.watch)
+    else:
+        spec = args.opponent
+        if spec in ("board", "sim"):
+            opponent = board_player(None, args.baud, args)
+        elif spec == "human":
+            raise TraxError("the opponent in the page is a program or a board, not 'human'")
+        else:
+            opponent = open_player(spec, args)
+        session = PlaySession(
+            opponent,
+            args.colour,
+            time_limit=args.time_limit,
+            notice=getattr(opponent, "notice", None),
+        )
+
+    def announce(url: str) -> None:
+        print(f"trax: the board is at {url} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+        print(url, flush=True)
+
+    try:
+        serve(session, args.host, args.port, announce)
+    except KeyboardInterrupt:
+        print("trax: stopped", file=sys.stderr)
+    finally:
+        if opponent is not None:
+            opponent.close()
+    return 0
 
 
 def _colour(text: str) -> Colour:
@@ -711,6 +801,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("moves", nargs="*", help="moves in notation, e.g. @0+ B1/")
     p.add_argument("--ascii", action="store_true", help="the ASCII diagram of old e-mail games")
     p.add_argument("--colour", "--color", action="store_true", help="colour the tracks (ANSI)")
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        default=None,
+        help="write the picture `trax web` shows, as SVG, to FILE ('-': standard output)",
+    )
     add_variant(p)
 
     def add_budget(p: argparse.ArgumentParser) -> None:
@@ -759,6 +855,16 @@ def build_parser() -> argparse.ArgumentParser:
             "--max-plies", type=_positive, default=None, help="end a game without winner after this"
         )
         p.add_argument("--baud", type=_positive, default=19200, help="serial baud rate (19200)")
+
+    def add_sim_think(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--sim-think",
+            type=_seconds,
+            default=None,
+            metavar="S",
+            help="the simulated board's search time per move, in seconds of board time (default:"
+            " what the simulation runs in about the contest's second; 0.5 is a real board's)",
+        )
 
     p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
     add_budget(p)
@@ -872,15 +978,69 @@ def build_parser() -> argparse.ArgumentParser:
     add_referee(p, games=1)
     add_budget(p)
     p.add_argument("--log-dir", default=None, metavar="DIR", help="log the games in DIR")
+    add_sim_think(p)
+
+    p = add("web", cmd_web, "the board in the browser: play, watch a match, replay a log")
+    p.add_argument(
+        "--port", type=int, default=8714, help="the page's TCP port (default 8714; 0: any free)"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="the address to serve on (127.0.0.1)")
+    p.add_argument(
+        "--opponent",
+        default="board",
+        metavar="PLAYER",
+        help="board (the simulated board, default), port:DEV (a real board), ref, engine:CMD, "
+        "tcp:HOST:PORT",
+    )
+    p.add_argument(
+        "--colour",
+        "--color",
+        type=_colour,
+        default=Colour.WHITE,
+        help="your colour: white (default, moves first) or black",
+    )
+    p.add_argument(
+        "--watch", metavar="DIR", default=None, help="watch the match logged in DIR instead"
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=0,
+        metavar="S",
+        help="seconds the opponent may take per answer, 0 for none (default)",
+    )
+    p.add_argument("--baud", type=_positive, default=19200, help="serial baud rate (19200)")
+    p.add_argument(
+        "--startup",
+        type=_seconds,
+        default=STARTUP_TIMEOUT,
+        metavar="S",
+        help="seconds an engine may take to start and answer -T",
+    )
+    add_budget(p)
+    add_sim_think(p)
 
     p = add("sim", cmd_sim, "run the simulated board on stdin/stdout or a pty")
-    from ..sim.board import add_arguments as add_sim_arguments
+    from .sim.board import add_arguments as add_sim_arguments
 
     add_sim_arguments(p)
     return parser
 
 
+def _same_installation_first() -> None:
+    """Put this installation's programs first on PATH, so that an engine command such as
+    ``trax engine`` (``trax match --engine "trax engine ..."``) runs this same ``trax``, not
+    another one, or none when the virtual environment's ``bin`` is not on PATH."""
+    scripts = sysconfig.get_path("scripts")
+    if not scripts or not (Path(scripts) / "trax").exists():
+        return
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != scripts:
+        os.environ["PATH"] = os.pathsep.join([scripts, *([path] if path else [])])
+
+
 def main(argv: list[str] | None = None) -> int:
+    _same_installation_first()
     parser = build_parser()
     args = parser.parse_args(argv)
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet

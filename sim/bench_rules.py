@@ -27,7 +27,7 @@ from pathlib import Path
 
 from trax_fpga.host.judge import game_moves
 
-from .rules_core import RulesCore
+from ..hdl.rules_core import RulesCore
 
 __all__ = ["main"]
 
@@ -40,10 +40,14 @@ def _window(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _human_games() -> list[list[str]]:
-    path = Path(__file__).resolve().parent.parent / "tests" / "data" / "human_games.txt"
+#: The human games, as a checkout holds them (``--records`` names another file): relative to the
+#: working directory, since an installed package has no tests/ folder.
+RECORDS = Path("tests/data/human_games.txt")
+
+
+def _human_games(path: Path = RECORDS) -> list[list[str]]:
     if not path.exists():
-        raise SystemExit(f"error: {path} not found (run from a checkout)")
+        raise SystemExit(f"error: {path} not found (give --records FILE, or run from a checkout)")
     return [m for line in path.read_text().splitlines() if (m := game_moves(line)) is not None]
 
 
@@ -177,8 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--synth", choices=("ice40", "ecp5"), help="also synthesise and print cell counts"
     )
+    parser.add_argument("--records", type=Path, default=RECORDS, help=f"game records ({RECORDS})")
     args = parser.parse_args(argv)
-    games = _human_games()
+    games = _human_games(args.records)
     if args.games:
         games = games[: args.games]
     width, height = args.window

@@ -1,0 +1,1 @@
+"""``trax web``: the board in the browser (play, watch a match, replay a log): :mod:`.server`."""
