@@ -499,6 +499,7 @@ class TrackBoard(wiring.Component):
             with m.Elif(taken[i]):
                 m.d.sync += pending[i].valid.eq(0)
         writes_busy = Cat([p.valid for p in pending]).any()
+        writes_done_now = Cat([~p.valid | t for p, t in zip(pending, taken, strict=True)]).all()
 
         # --- the neighbours of the tile in hand ----------------------------------------------
         placed = Signal(4)  # the tile just placed (or taken back), for its neighbours
@@ -594,14 +595,14 @@ class TrackBoard(wiring.Component):
         with m.If(to_append.any()):
             m.d.comb += [front_wr.en.eq(1), front_wr.addr.eq(f_len), front_wr.data.eq(append_cell)]
             m.d.sync += [f_len.eq(f_len + 1), to_append.eq(to_append & ~first_append)]
-        tail_busy = to_push.any() | to_append.any()
 
         # --- the log of placed tiles, the ply stack --------------------------------------------
         log_sp = Signal(range(c * r + 1))
         turn_mark = Signal.like(log_sp)
         turn_f_mark = Signal.like(f_len)
         # The read port: the log's last entry while taking tiles back, else the stack's top.
-        m.d.comb += log_rd.addr.eq(Mux(undoing, log_sp - 1, top_address - (sp - 1)))
+        undo_read_now = Signal()  # an UNDO command reads the log at once (from IDLE)
+        m.d.comb += log_rd.addr.eq(Mux(undoing | undo_read_now, log_sp - 1, top_address - (sp - 1)))
         ply_layout = data.StructLayout(
             {
                 "log": range(c * r + 1),
@@ -691,6 +692,24 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
+        def end_undo():
+            """The turn or ply is taken back: back to idle with its verdict."""
+            m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
+            with m.If(dead):
+                m.d.sync += self.tiles.eq(0)
+                finish(Verdict.DEAD)
+            with m.Else():
+                m.d.sync += [
+                    self.box_x.eq(last.box_x),
+                    self.box_y.eq(last.box_y),
+                    self.box_w.eq(last.box_w),
+                    self.box_h.eq(last.box_h),
+                    self.empty.eq(last.empty),
+                    self.ply.eq(self.ply - 1),
+                ]
+                finish(Verdict.LEGAL)
+            m.next = "IDLE"
+
         with m.FSM(name="track_fsm"):
             with m.State("IDLE"):
                 read_cell_edges(self.peek_x, self.peek_y)
@@ -768,7 +787,11 @@ class TrackBoard(wiring.Component):
                             with m.If(self.ply == 0):
                                 finish(Verdict.LEGAL)
                             with m.Else():
+                                # A ply placed a tile at least: its last one is read now.
                                 begin_undo(last.log, last.frontier)
+                                m.d.comb += undo_read_now.eq(1)
+                                m.d.sync += log_sp.eq(log_sp - 1)
+                                m.next = "UNDO_READ"
                         with m.Case(TrackOp.CANDIDATE):
                             m.d.sync += f_symbol.eq(self.cursor.symbol)
                             read_frontier(self.cursor.index)
@@ -846,7 +869,7 @@ class TrackBoard(wiring.Component):
                     m.d.sync += to_push.eq(0)
                     issue(push_cell.x, push_cell.y)
                     m.next = "FORCE"
-                with m.Elif(~writes_busy & ~tail_busy):
+                with m.Elif(~writes_busy & ~to_push.any() & one_append):  # appends: done now
                     with m.If(dead):
                         begin_undo(turn_mark, turn_f_mark)
                     with m.Elif(top_valid):
@@ -879,21 +902,7 @@ class TrackBoard(wiring.Component):
             with m.State("UNDO"):
                 with m.If(~writes_busy):
                     with m.If(log_sp == turn_mark):
-                        m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
-                        with m.If(dead):
-                            m.d.sync += self.tiles.eq(0)
-                            finish(Verdict.DEAD)
-                        with m.Else():
-                            m.d.sync += [
-                                self.box_x.eq(last.box_x),
-                                self.box_y.eq(last.box_y),
-                                self.box_w.eq(last.box_w),
-                                self.box_h.eq(last.box_h),
-                                self.empty.eq(last.empty),
-                                self.ply.eq(self.ply - 1),
-                            ]
-                            finish(Verdict.LEGAL)
-                        m.next = "IDLE"
+                        end_undo()
                     with m.Else():
                         m.d.sync += log_sp.eq(log_sp - 1)
                         m.next = "UNDO_READ"
@@ -918,7 +927,9 @@ class TrackBoard(wiring.Component):
                     m.next = "UNDO_NEIGHBOURS"
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
-                with m.If(log_sp == turn_mark):
+                with m.If((log_sp == turn_mark) & writes_done_now):
+                    end_undo()
+                with m.Elif(log_sp == turn_mark):
                     m.next = "UNDO"
                 with m.Else():
                     # The next tile to take back (the log's entry, read in UNDO_TILE) is read

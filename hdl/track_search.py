@@ -375,13 +375,15 @@ class TrackSearch(wiring.Component):
                             m.d.sync += [have_first.eq(1), first_move.eq(moves[0])]
                         with m.If(mover_won | other_won):
                             m.d.sync += value.eq(Mux(mover_won, win_score, -win_score))
-                            m.next = "UNDO"
+                            command(TrackOp.UNDO)
+                            m.next = "UNDO_WAIT"
                         with m.Elif(~horizon | extend):
                             enter_node(ply, -parent_beta, -parent_alpha)
                             m.next = "NEXT"
                         with m.Else():
                             m.d.sync += value.eq(-score if self.evaluation else 0)
-                            m.next = "UNDO"
+                            command(TrackOp.UNDO)
+                            m.next = "UNDO_WAIT"
             with m.State("UNDO"):  # take back the move of the board's ply, then score it
                 with m.If(abort_now):
                     m.next = "UNWIND"
@@ -392,26 +394,23 @@ class TrackSearch(wiring.Component):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
-                    m.next = "UPDATE"
-            with m.State("UPDATE"):  # ``value`` is the score of move_here at the board's ply
-                with m.If(abort_now):
-                    m.next = "UNWIND"
-                with m.Else():
+                    # ``value`` is the score of move_here at the board's ply (one less now).
                     with m.If(value > best_here):
                         set_at(best, value)
                         with m.If(ply == 0):
                             m.d.sync += root_move.eq(move_here)
-                    with m.If(value > alpha_here):
+                    with m.If((value > alpha_here) & (value >= beta_here)):  # a cutoff
                         set_at(alpha, value)
-                        with m.If(value >= beta_here):
-                            m.d.sync += value.eq(Mux(value > best_here, value, best_here))
-                            set_at(killer, move_here)
-                            set_at(killer_valid, 1)
-                            m.next = "RETURN"
-                        with m.Else():
-                            m.next = "NEXT"
+                        m.d.sync += value.eq(Mux(value > best_here, value, best_here))
+                        set_at(killer, move_here)
+                        set_at(killer_valid, 1)
+                        m.next = "RETURN"
                     with m.Else():
-                        m.next = "NEXT"
+                        with m.If(value > alpha_here):
+                            set_at(alpha, value)
+                        # The node's next candidate (its first move was tried already).
+                        command(TrackOp.CANDIDATE)
+                        m.next = "CANDIDATE"
             with m.State("RETURN"):  # the node at the board's ply is done; its score is value
                 with m.If(abort_now):
                     m.next = "UNWIND"
