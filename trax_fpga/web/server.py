@@ -169,6 +169,12 @@ class _LiveLog:
     def write_move(self, move: str) -> None:
         self.session.moved(move)
 
+    def write_note(self, text: str) -> None:
+        """A note of the referee's (stray output, a fault's detail): not shown on the board."""
+
+    def finish(self, record) -> None:
+        """The game's result: the page learns it from the record ``play_game`` returns."""
+
     def close(self) -> None:
         pass
 
