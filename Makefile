@@ -4,6 +4,7 @@
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
 #   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules|track]
+#                  [PLAYER_BOARD=track|window]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
 PYTHON ?= python3.11
@@ -15,6 +16,7 @@ BAUD   ?= 19200
 BOARD  ?= ulx3s_85f
 WINDOW ?=
 TOP    ?=
+PLAYER_BOARD ?=
 
 # The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -58,7 +60,8 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.search_bench --perft
 
 bitstream: $(STAMP)
-	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),) \
+		$(if $(PLAYER_BOARD),--player-board $(PLAYER_BOARD),)
 
 plans: $(STAMP)
 	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done

@@ -38,5 +38,7 @@ BOARD = BoardSpec(
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("C3", "B3", "C4", "C5"),
     track_torus=(32, 32),
+    # The complete player on one block-RAM board, the torus above (see the docstring).
+    player_board="track",
     program="iceprog -S build/ice40_hx8k/top.bin",
 )

@@ -39,6 +39,8 @@ BOARD = BoardSpec(
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("B2", "C2", "C1", "D2"),
     track_torus=(64, 64),
+    # The complete player on one block-RAM board, the torus above (see the docstring).
+    player_board="track",
     program="openFPGALoader -b ulx3s build/ulx3s_85f/top.bit",
     # At 10 x 10 nextpnr's default placement (density 0.9) left router2 stuck at 7400 overused
     # wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
