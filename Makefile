@@ -4,6 +4,7 @@
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
 #   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules|track]
+#                  [PLAYER_BOARD=track|window]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
 PYTHON ?= python3.11
@@ -18,6 +19,7 @@ TOP    ?=
 WEB    ?=
 # The browser of the web page's test (tests/web): Debian's Chromium, installed by `make test`.
 CHROMIUM ?= /usr/bin/chromium
+PLAYER_BOARD ?=
 
 # The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -80,7 +82,8 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench
 
 bitstream: $(STAMP)
-	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),) \
+		$(if $(PLAYER_BOARD),--player-board $(PLAYER_BOARD),)
 
 plans: $(STAMP)
 	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done

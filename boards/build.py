@@ -1,11 +1,14 @@
 """Build a board's bitstream with the open YoWASP tools, or write a vendor board's build plan.
 
 Run with ``python -m trax_fpga.boards.build BOARD [--window 16] [--top player|rules|track]
-[--plan-only]``. The build goes to ``build/<board>/``: the bitstream (``top.bin`` for iCE40,
-``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log ``top.tim`` and JSON report
-``top.report.json``, and ``report.json`` with the figures (:class:`~.report.BuildReport`),
-whose table row is printed. The exit status is 0 when the design meets timing at the board's
-clock, 2 when it does not (the bitstream and the report are still written), 1 on error.
+[--player-board track|window] [--plan-only]``. The build goes to ``build/<board>/``: the
+bitstream (``top.bin`` for iCE40, ``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log
+``top.tim`` and JSON report ``top.report.json``, and ``report.json`` with the figures
+(:class:`~.report.BuildReport`), whose table row is printed. The complete player is built on the
+board file's ``player_board`` (``track``: the block-RAM board, the window is its torus;
+``window``: the first design's per-cell windows) unless ``--player-board`` says otherwise. The
+exit status is 0 when the design meets timing at the board's clock, 2 when it does not (the
+bitstream and the report are still written), 1 on error.
 
 With ``--plan-only`` (always, for the vendor boards) the build plan is extracted instead:
 the Verilog, the constraints and the script that runs the vendor tools (``build_top.sh``).
@@ -30,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .report import BuildReport, summarise
-from .spec import BoardSpec
+from .spec import PLAYER_BOARDS, BoardSpec
 from .top import TOPS, BoardTop, make_design, player_available
 
 __all__ = [
@@ -169,15 +172,26 @@ def _commit() -> str:
     return head + ("+dirty" if dirty else "")
 
 
-def _top(spec: BoardSpec, top: str, window: tuple[int, int]) -> BoardTop:
-    design = make_design(top, window, spec.clock_hz, spec.baud, spec.player_options)
+def _top(spec: BoardSpec, top: str, window: tuple[int, int], player_board: str | None) -> BoardTop:
+    options = spec.player_options_for(player_board)
+    design = make_design(top, window, spec.clock_hz, spec.baud, options)
     return BoardTop(design, spec)
 
 
-def plan(spec: BoardSpec, top: str, window: tuple[int, int], build_dir: Path) -> list[Path]:
-    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written."""
+def plan(
+    spec: BoardSpec,
+    top: str,
+    window: tuple[int, int],
+    build_dir: Path,
+    *,
+    player_board: str | None = None,
+) -> list[Path]:
+    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written.
+
+    ``player_board`` is the complete player's board (default: the board file's).
+    """
     platform = spec.platform()
-    build_plan = platform.build(_top(spec, top, window), name="top", do_build=False)
+    build_plan = platform.build(_top(spec, top, window, player_board), name="top", do_build=False)
     build_plan.extract(build_dir)
     return sorted(build_dir / name for name in build_plan.files)
 
@@ -190,10 +204,12 @@ def build(
     *,
     seed: int = 1,
     nextpnr_opts: str = "",
+    player_board: str | None = None,
 ) -> BuildReport:
     """Build ``top`` on ``spec`` with the open tools into ``build_dir``; its figures.
 
-    ``nextpnr_opts`` are added to nextpnr's options (after the board file's own).
+    ``nextpnr_opts`` are added to nextpnr's options (after the board file's own);
+    ``player_board`` is the complete player's board (default: the board file's).
     """
     if spec.plan_only:
         raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
@@ -215,11 +231,11 @@ def build(
     )
     commit = _commit()
     start = time.monotonic()
+    design = _top(spec, top, window, player_board)
     try:
         with private_yowasp_cache():
             platform.build(
-                _top(spec, top, window), name="top", build_dir=str(build_dir), do_program=False,
-                **overrides,
+                design, name="top", build_dir=str(build_dir), do_program=False, **overrides,
             )  # fmt: skip
     except subprocess.CalledProcessError as error:
         raise BuildFailedError(_failure(error, Path(build_dir))) from None
@@ -234,7 +250,7 @@ def build(
         yosys_log=(build_dir / "top.rpt").read_text(),
         seconds=seconds,
         commit=commit,
-        player_options=spec.player_options if top == "player" else {},
+        player_options=spec.player_options_for(player_board) if top == "player" else {},
     )
     (build_dir / "report.json").write_text(report.to_json())
     return report
@@ -271,6 +287,14 @@ def main(argv: list[str] | None = None) -> int:
         "--plan-only", action="store_true", help="write the build plan, do not run the tools"
     )
     parser.add_argument(
+        "--player-board",
+        "--board",
+        choices=PLAYER_BOARDS,
+        help="the complete player's board: track (one block-RAM board for the game and the "
+        "search; --window is its torus, powers of two) or window (the first design: per-cell "
+        "windows) (default: the board file's player_board)",
+    )
+    parser.add_argument(
         "--build-dir", type=Path, help="where to build (default: build/<board>, or build/<board>-"
         "<top>-<W>x<H> when --window or --top is given)"
     )  # fmt: skip
@@ -278,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         "--win-serial",
         action=argparse.BooleanOptionalAction,
         help="the player's rules core floods one colour at a time (less logic, more clocks; "
-        "default: the board file's player_options)",
+        "default: the board file's player_options; the window player only)",
     )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
@@ -288,6 +312,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         spec = load_board(args.board)
+        player_board = args.player_board or spec.player_board
+        if args.win_serial is not None and player_board != "window":
+            raise ValueError(
+                "--win-serial is an option of the window player's rules core: add "
+                "--player-board window"
+            )
         if args.win_serial is not None:
             rules_options = dict(spec.player_options.get("rules_options", {}))
             rules_options["win_serial"] = args.win_serial
@@ -296,23 +326,28 @@ def main(argv: list[str] | None = None) -> int:
         top = args.top or ("player" if player_available() else "rules")
         if args.top is None and top == "rules":
             print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")
-        window = args.window or spec.window_for(top)
+        window = args.window or spec.window_for(top, player_board)
         build_dir = args.build_dir
         if build_dir is None:
             build_dir = Path("build") / spec.name
-            if args.window or args.top or args.win_serial is not None:
-                build_dir = Path("build") / f"{spec.name}-{top}-{window[0]}x{window[1]}"
+            if args.window or args.top or args.player_board or args.win_serial is not None:
+                design = f"{top}-{player_board}" if top == "player" else top
+                build_dir = Path("build") / f"{spec.name}-{design}-{window[0]}x{window[1]}"
                 if args.win_serial is not None:
                     build_dir = build_dir.with_name(
                         build_dir.name + ("-serial" if args.win_serial else "-parallel")
                     )
         if args.plan_only or spec.plan_only:
-            files = plan(spec, top, window, build_dir)
-            print(f"build plan for {spec.title}, {top} {window[0]}x{window[1]}, in {build_dir}:")
+            files = plan(spec, top, window, build_dir, player_board=player_board)
+            design = f"{top} ({player_board} board)" if top == "player" else top
+            print(f"build plan for {spec.title}, {design} {window[0]}x{window[1]}, in {build_dir}:")
             for path in files:
                 print(f"  {path}")
             return 0
-        report = build(spec, top, window, build_dir, seed=args.seed, nextpnr_opts=args.nextpnr_opts)
+        report = build(
+            spec, top, window, build_dir,
+            seed=args.seed, nextpnr_opts=args.nextpnr_opts, player_board=player_board,
+        )  # fmt: skip
     except (ValueError, OSError, BuildFailedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

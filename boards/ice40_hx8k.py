@@ -1,13 +1,18 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-window             player 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers
+player             the complete player on one block-RAM board (``player_board="track"``): a
+                   32 x 32 torus, the track torus below (built at commit e58bda6, the gateware
+                   of 049db91: 6776 of 7680 logic cells, 88%; 1939 FFs; 18 of 32 block RAMs,
+                   every memory in block RAM; 28.6 MHz routed against the 12 MHz clock; 78 s;
+                   this is ``make test``'s build)
+window             the first design (``--player-board window``: per-cell rules core and
+                   search) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers
                    and the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%;
-                   1388 FFs; 43.5 MHz routed against the 12 MHz clock; 132 s; this is
-                   ``make test``'s build). 5 x 5 routed before the search's evaluation (commit
-                   41ee13d: 93%, 41.7 MHz) but needs 7834 LUT4 since, even with the serial win
-                   flood. The rules core alone 7 x 7 cells (an estimate from synthesis: 8 x 8
-                   needs 7236 LUT4 of 7680)
+                   1388 FFs; 43.5 MHz routed against the 12 MHz clock; 132 s). 5 x 5 routed
+                   before the search's evaluation (commit 41ee13d: 93%, 41.7 MHz) but needs
+                   7834 LUT4 since, even with the serial win flood. The rules core alone
+                   7 x 7 cells (an estimate from synthesis: 8 x 8 needs 7236 LUT4 of 7680)
 track torus        the block-RAM rules core alone (``--top track``) 32 x 32 cells (built at
                    commit 4465484: 2796 of 7680 logic cells, 36%; 18 of 32 block RAMs;
                    55.9 MHz routed; 41 s; ``make test`` builds it). 64 x 32 routed with all
@@ -38,5 +43,7 @@ BOARD = BoardSpec(
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("C3", "B3", "C4", "C5"),
     track_torus=(32, 32),
+    # The complete player on one block-RAM board, the torus above (see the docstring).
+    player_board="track",
     program="iceprog -S build/ice40_hx8k/top.bin",
 )

@@ -1,7 +1,12 @@
 """iCEBreaker with an iCE40 UP5K (SG48): the small open board.
 
 =================  ==========================================================================
-window             player 3 x 3 cells (built at commit 0f2e67c, with the evaluation, killers
+player             still the first design (``player_board="window"``, per-cell rules core
+                   and search): the complete player on the block-RAM board does not fit the UP5K
+                   (``--player-board track``, 32 x 32: 6792 of 5280 logic cells, 128%, at
+                   commit e58bda6, the gateware of 049db91; see docs/boards.md for what would
+                   make it fit)
+window             3 x 3 cells (built at commit 0f2e67c, with the evaluation, killers
                    and the boards' 6-ply clock-budget search: 5116 of 5280 logic cells, 97%;
                    1136 FFs; 18.8 MHz routed against the 12 MHz clock; 79 s). A 3 x 3
                    window holds only the first move (box plus one ring): the board plays

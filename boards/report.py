@@ -109,14 +109,22 @@ class BuildReport:
         "|---|---|---|---|---|---|---|---|---|"
     )
 
+    @property
+    def design(self) -> str:
+        """The top, with the complete player's board: ``player (track)``, ``player (window)``."""
+        if self.top != "player":
+            return self.top
+        return f"player ({self.player_options.get('board', 'window')})"
+
     def row(self) -> str:
         """One row of the table in docs/boards.md (:attr:`HEADER`)."""
         w, h = self.window
         bram = str(self.bram) if self.bram else "-"
         met = "met" if self.meets_timing else "FAILED"
         return (
-            f"| {self.board} | {self.top} | {w}x{h} | {self.logic} | {self.flip_flops} | {bram} | "
-            f"{self.fmax_mhz:.1f} / {self.clock_mhz:g} MHz | {met} | {self.seconds:.0f} s |"
+            f"| {self.board} | {self.design} | {w}x{h} | {self.logic} | {self.flip_flops} | "
+            f"{bram} | {self.fmax_mhz:.1f} / {self.clock_mhz:g} MHz | {met} | "
+            f"{self.seconds:.0f} s |"
         )
 
 

@@ -1,7 +1,8 @@
 """The board top: a design with ``rx``, ``tx`` and ``leds`` ports bound to a board's pins.
 
 :func:`make_design` makes the design to put on a board: the complete player
-(``trax_fpga.hdl.player.Player``), the rules core alone behind a UART
+(``trax_fpga.hdl.player.Player``, on one block-RAM board or, the first design, on per-cell
+windows: its ``board`` option), the rules core alone behind a UART
 (:class:`~trax_fpga.boards.probe.RulesProbe`) or the block-RAM rules core alone behind the same
 UART (:class:`~trax_fpga.boards.probe.TrackProbe`, ``track``: the window is its torus), all with
 the same pins.
@@ -45,14 +46,18 @@ def make_design(
     """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz (for
     ``track``, a C x R torus: powers of two).
 
-    ``player_options`` are more keyword arguments of the complete player (``top="player"``).
+    ``player_options`` are more keyword arguments of the complete player (``top="player"``),
+    ``board`` among them (``"track"``: the window is its torus).
     """
     width, height = window
     if top == "player":
         if not player_available():
             raise ValueError("top 'player' needs trax_fpga.hdl.player and .search: not there yet")
         from trax_fpga.hdl.player import Player
+        from trax_fpga.hdl.track_board import check_torus
 
+        if (player_options or {}).get("board") == "track":
+            check_torus(width, height)  # before the player exists (an unused one would warn)
         return Player(
             width, height, clk_freq, baud=baud, **{**BOARD_SEARCH, **(player_options or {})}
         )

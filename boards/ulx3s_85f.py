@@ -1,13 +1,18 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-window             player 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers
+player             the complete player on one block-RAM board (``player_board="track"``): a
+                   64 x 64 torus, the track torus below (built at commit e58bda6, the gateware
+                   of 049db91: 7338 of 83640 LUTs, 9%; 2154 FFs; 18 of 208 DP16KD, every
+                   memory in block RAM; 28.0 MHz routed against the 25 MHz clock, 27.9 with
+                   ``--seed 2``; 84 s). 128 x 128 routed too (8051 LUTs, 72 DP16KD, 26.1 MHz)
+window             the first design (``--player-board window``: per-cell rules core and
+                   search) 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers
                    and the 6-ply clock-budget search: 20987 of 83640 LUTs, 25%; 3121 FFs;
                    35.9 MHz routed against the 25 MHz clock; 1502 s, placement spread with
                    ``--placer-heap-beta 0.6``, see ``overrides``). 10 x 10 routed before the
                    evaluation (commit 41ee13d: 32%, 31.2 MHz, 30 min) but with it did not finish
-                   routing in 21.5 min here (38%, 22.7 MHz after placement): the next to confirm
-                   on an idle machine. The rules core alone
+                   routing in 21.5 min here (38%, 22.7 MHz after placement). The rules core alone
                    12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
                    finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
 track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (built at
@@ -39,6 +44,8 @@ BOARD = BoardSpec(
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("B2", "C2", "C1", "D2"),
     track_torus=(64, 64),
+    # The complete player on one block-RAM board, the torus above (see the docstring).
+    player_board="track",
     program="openFPGALoader -b ulx3s build/ulx3s_85f/top.bit",
     # At 10 x 10 nextpnr's default placement (density 0.9) left router2 stuck at 7400 overused
     # wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.

