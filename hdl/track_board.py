@@ -440,36 +440,53 @@ class TrackBoard(wiring.Component):
             m.d.comb += dist.eq(ax.as_unsigned() + ay.as_unsigned())
             return dist == 1, dist == 2
 
-        here = (qx, qy)
+        # The tile's tracks are registered in its decision clock and counted in the next one,
+        # so that no block RAM read lies on the path of the counts.
+        count_place = Signal()
+        count_undo = Signal()
+        ev_new = [[Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)]
+        ev_old = [[Signal(end_layout, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
+        ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
+        ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
+        ev_x, ev_y = Signal(cx), Signal(ry)
+        ev_sign = Signal()  # 0: add the deltas (a tile placed), 1: subtract them (taken back)
+        ev_valid = Signal()
+        m.d.sync += ev_valid.eq(count_place | count_undo)
+        with m.If(count_place | count_undo):
+            m.d.sync += [ev_x.eq(qx), ev_y.eq(qy), ev_sign.eq(count_undo)]
+            for k in range(2):
+                m.d.sync += [
+                    ev_add[k].eq(~loops[k]),
+                    ev_known[k].eq(old_known[k]),
+                    *[ev_new[k][i].eq(new_ends[k][i]) for i in range(2)],
+                    *[ev_old[k][i].eq(old_ends[k][i]) for i in range(2)],
+                ]
+        here = (ev_x, ev_y)
         delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
         delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
         for k in range(2):
-            new_attack, new_near = distance_class(target(new_ends[k][0]), target(new_ends[k][1]))
-            gone = [distance_class(here, target(old_ends[k][i])) for i in range(2)]
-            add = ~loops[k]
+            new_attack, new_near = distance_class(target(ev_new[k][0]), target(ev_new[k][1]))
+            gone = [distance_class(here, target(ev_old[k][i])) for i in range(2)]
+            add = ev_add[k]
             m.d.comb += [
                 delta_attacks[k].eq(
                     (add & new_attack)
-                    - (old_known[k][0] & gone[0][0])
-                    - (old_known[k][1] & gone[1][0])
+                    - (ev_known[k][0] & gone[0][0])
+                    - (ev_known[k][1] & gone[1][0])
                 ),
                 delta_near[k].eq(
-                    (add & new_near)
-                    - (old_known[k][0] & gone[0][1])
-                    - (old_known[k][1] & gone[1][1])
+                    (add & new_near) - (ev_known[k][0] & gone[0][1]) - (ev_known[k][1] & gone[1][1])
                 ),
             ]
         attacks = [self.black_attacks, self.white_attacks]
         near = [self.black_near, self.white_near]
-        count_place = Signal()
-        count_undo = Signal()
         for k in range(2):
-            with m.If(count_place):
+            with m.If(ev_valid & ~ev_sign):
                 m.d.sync += [
                     attacks[k].eq(attacks[k] + delta_attacks[k]),
                     near[k].eq(near[k] + delta_near[k]),
                 ]
-            with m.If(count_undo):
+            with m.If(ev_valid & ev_sign):
                 m.d.sync += [
                     attacks[k].eq(attacks[k] - delta_attacks[k]),
                     near[k].eq(near[k] - delta_near[k]),

@@ -31,6 +31,9 @@ class TrackGame(wiring.Component):
         The torus (powers of two, at least 8).
     max_depth : int
         The search's deepest iteration.
+    evaluation : bool
+        The search scores its horizon from the tracks (the default) or is a mate searcher
+        (smaller: for the parts where the evaluation does not fit).
 
     Members
     -------
@@ -50,9 +53,10 @@ class TrackGame(wiring.Component):
         Of the last search.
     """
 
-    def __init__(self, columns: int, rows: int, max_depth: int = 3):
+    def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
         self.columns, self.rows = check_torus(columns, rows)
         self.max_depth = max_depth
+        self.evaluation = evaluation
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -69,7 +73,9 @@ class TrackGame(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.core = core = TrackSearch(self.columns, self.rows, self.max_depth)
+        m.submodules.core = core = TrackSearch(
+            self.columns, self.rows, self.max_depth, evaluation=self.evaluation
+        )
         rules, search = self.rules, self.search
 
         # The search's side of it.
