@@ -319,10 +319,14 @@ def main(argv: list[str] | None = None) -> int:
                 "--player-board window"
             )
         if args.win_serial is not None:
-            rules_options = dict(spec.player_options.get("rules_options", {}))
+            # The window player's options: the board file's if it builds that player, else none.
+            base = spec.player_options_for("window")
+            base.pop("board")
+            rules_options = dict(base.get("rules_options", {}))
             rules_options["win_serial"] = args.win_serial
-            spec = replace(spec, player_options={**spec.player_options,
-                                                 "rules_options": rules_options})  # fmt: skip
+            spec = replace(
+                spec, player_board="window", player_options={**base, "rules_options": rules_options}
+            )
         top = args.top or ("player" if player_available() else "rules")
         if args.top is None and top == "rules":
             print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")

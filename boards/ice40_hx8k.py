@@ -2,10 +2,11 @@
 
 =================  ==========================================================================
 player             the complete player on one block-RAM board (``player_board="track"``): a
-                   32 x 32 torus, the track torus below (built at commit e58bda6, the gateware
-                   of 049db91: 6776 of 7680 logic cells, 88%; 1939 FFs; 18 of 32 block RAMs,
-                   every memory in block RAM; 28.6 MHz routed against the 12 MHz clock; 78 s;
-                   this is ``make test``'s build)
+                   32 x 32 torus, the track torus below (built at commit a70917e: 6868 of 7680
+                   logic cells, 89%; 2053 FFs; 18 of 32 block RAMs, every memory in block
+                   RAM; 48.2 MHz routed against the 12 MHz clock; 55 s; 28.6 MHz at e58bda6,
+                   before the evaluation's counts were registered; this is ``make test``'s
+                   build)
 window             the first design (``--player-board window``: per-cell rules core and
                    search) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers
                    and the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%;

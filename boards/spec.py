@@ -77,8 +77,11 @@ class BoardSpec:
 
     def player_options_for(self, player_board: str | None = None) -> dict:
         """The complete player's keyword arguments on ``player_board`` (default: the board
-        file's): ``player_options`` with ``board``."""
-        return {**self.player_options, "board": player_board or self.player_board}
+        file's): ``player_options`` with ``board``. ``player_options`` are the board file's
+        choices for its own player board: another board kind gets none of them."""
+        board = player_board or self.player_board
+        options = self.player_options if board == self.player_board else {}
+        return {**options, "board": board}
 
     @property
     def plan_only(self) -> bool:

@@ -2,10 +2,11 @@
 
 =================  ==========================================================================
 player             the complete player on one block-RAM board (``player_board="track"``): a
-                   64 x 64 torus, the track torus below (built at commit e58bda6, the gateware
-                   of 049db91: 7338 of 83640 LUTs, 9%; 2154 FFs; 18 of 208 DP16KD, every
-                   memory in block RAM; 28.0 MHz routed against the 25 MHz clock, 27.9 with
-                   ``--seed 2``; 84 s). 128 x 128 routed too (8051 LUTs, 72 DP16KD, 26.1 MHz)
+                   64 x 64 torus, the track torus below (built at commit a70917e: 7429 of
+                   83640 LUTs, 9%; 2286 FFs; 18 of 208 DP16KD, every memory in block RAM;
+                   44.1 MHz routed against the 25 MHz clock; 72 s; before the evaluation's
+                   counts were registered, commit e58bda6: 28.0 MHz). 128 x 128 routed at
+                   e58bda6 (8051 LUTs, 72 DP16KD, 26.1 MHz)
 window             the first design (``--player-board window``: per-cell rules core and
                    search) 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers
                    and the 6-ply clock-budget search: 20987 of 83640 LUTs, 25%; 3121 FFs;
