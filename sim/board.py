@@ -113,26 +113,29 @@ REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
 REAL_SEARCH = (("max_depth", 6),)
-#: Clocks per node of the gateware search (README, Figures: 19.5 to 21.8 measured).
+#: The real board's player: one block-RAM board on a 64 x 64 torus (its board file's).
+REAL_PLAYER_BOARD = "track"
+REAL_TORUS = 64
+#: Clocks per node of the gateware search (README, Figures: 21.2 measured on the block-RAM board).
 CLOCKS_PER_NODE = 21
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
-#: simulation (about 0.1 M clocks per second on this project's machine, 18 x 18) gets through
-#: in about 0.6 s, so that its answers come within the contest's second. The serial line is
-#: simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks alone.
-SIM_THINK = 0.0025
+#: simulation of the block-RAM player (about 1.2 M clocks per second on this project's machine)
+#: gets through in about 0.4 s, so that its answers come within the contest's second. The serial
+#: line is simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks.
+SIM_THINK = 0.02
 SIM_BAUD = 115200
 
 
-def real_board_config(*, window: int = DEFAULT_WINDOW, think: float = SIM_THINK) -> BoardConfig:
-    """The simulated board with the real board's (:data:`REAL_BOARD`) clock and search.
+def real_board_config(*, window: int = REAL_TORUS, think: float = SIM_THINK) -> BoardConfig:
+    """The simulated board with the real board's (:data:`REAL_BOARD`) player, torus, clock and
+    search.
 
     What differs from a real board, and why: the search time (``think``, board seconds; the real
-    board's is :data:`REAL_THINK`, which a simulation takes minutes to run), the serial line's
-    rate (:data:`SIM_BAUD`; a pty has no rate) and the window (18 x 18, which holds every human
-    game on record; the real ULX3S holds 8 x 8 and stops a game that outgrows it).
-    :func:`strength_notice` says what this costs, in figures.
+    board's is :data:`REAL_THINK`, which a simulation takes minutes to run) and the serial line's
+    rate (:data:`SIM_BAUD`; a pty has no rate). :func:`strength_notice` says what this costs, in
+    figures.
     """
     return BoardConfig(
         window=window,
@@ -141,6 +144,7 @@ def real_board_config(*, window: int = DEFAULT_WINDOW, think: float = SIM_THINK)
         budget=0,
         think=think,
         search_options=REAL_SEARCH,
+        board=REAL_PLAYER_BOARD,
     )
 
 
@@ -170,11 +174,18 @@ def strength_notice(config: BoardConfig, speed: float) -> str:
     answer = clocks / speed
     slower = config.clock / speed
     whose = f"the {REAL_BOARD_TITLE}'s" if config.clock == REAL_CLOCK else "its"
+    size = f"{config.window}x{config.window}"
+    if config.board == REAL_PLAYER_BOARD and config.window == REAL_TORUS:
+        board = f"on a {size} torus in block RAM, as a real {REAL_BOARD_TITLE}"
+    else:
+        kind = "torus" if config.board == "track" else "window"
+        board = (
+            f"on a {size} {kind} (a real {REAL_BOARD_TITLE} holds a "
+            f"{REAL_TORUS}x{REAL_TORUS} torus in block RAM)"
+        )
     lines = [
         f"The simulated board runs at {speed / 1e6:.2f} M clocks per second here, "
-        f"{slower:,.0f} times slower than {whose} {config.clock / 1e6:g} MHz clock, on a "
-        f"{config.window}x{config.window} window (a real {REAL_BOARD_TITLE} holds 8x8 and "
-        "stops a game that outgrows it)."
+        f"{slower:,.0f} times slower than {whose} {config.clock / 1e6:g} MHz clock, {board}."
     ]
     if clocks >= real_clocks:
         lines.append(

@@ -160,16 +160,19 @@ def test_the_real_board_parameters_are_the_board_files():
     assert dict(simulated.REAL_SEARCH) == BOARD_SEARCH["search_options"]
     config = simulated.real_board_config()
     assert (config.clock, config.budget) == (spec.clock_hz, 0)  # no node limit, as the board
+    assert (config.board, config.window) == (spec.player_board, spec.track_torus[0])
+    assert spec.track_torus == (simulated.REAL_TORUS, simulated.REAL_TORUS)
 
 
 def test_the_strength_notice_says_how_much_weaker_in_figures():
     config = simulated.real_board_config()
-    text = simulated.strength_notice(config, speed=100_000)
-    assert "250 times slower than the ULX3S's 25 MHz clock" in text
-    assert "62,500 clocks a move (about 0.6 s here, within the contest's 1 s)" in text
-    assert "about 200 times fewer nodes" in text and "much weaker than a real board" in text
-    full = simulated.strength_notice(simulated.real_board_config(think=0.5), speed=100_000)
-    assert "is as strong, but each answer takes about 125 s here" in full
+    text = simulated.strength_notice(config, speed=1_250_000)
+    assert "20 times slower than the ULX3S's 25 MHz clock" in text
+    assert "on a 64x64 torus in block RAM, as a real ULX3S" in text
+    assert "500,000 clocks a move (about 0.4 s here, within the contest's 1 s)" in text
+    assert "about 25 times fewer nodes" in text and "much weaker than a real board" in text
+    full = simulated.strength_notice(simulated.real_board_config(think=0.5), speed=1_250_000)
+    assert "is as strong, but each answer takes about 10 s here" in full
 
 
 def test_board_player_falls_back_with_a_notice(monkeypatch, capsys):
