@@ -16,7 +16,7 @@ from .legality import Tile, board_layout, check_window
 from .types import Symbol
 from .wins import WinDetector
 
-__all__ = ["Colour", "Command", "Outcome", "Phase", "RulesCore", "Verdict"]
+__all__ = ["Colour", "Command", "Outcome", "Phase", "RulesCore", "Verdict", "end_turn"]
 
 
 class Command(enum.Enum, shape=1):
@@ -54,6 +54,30 @@ class Phase(enum.Enum, shape=2):
     IDLE = 0
     BOARD = 1  # placement and forced play
     WINS = 2  # win detection
+
+
+def end_turn(m: Module, turn, outcome, wins) -> None:
+    """In the clock a legal turn ends: set ``outcome`` from what it completed and pass the move.
+
+    ``wins`` has ``white_loop``, ``white_line``, ``black_loop`` and ``black_line``. The mover wins
+    if it completed a loop or line, even if the opponent did too; a loop is named before a line.
+    """
+    mover_white = turn == Colour.WHITE
+    mover = [Mux(mover_white, wins.white_loop, wins.black_loop),
+             Mux(mover_white, wins.white_line, wins.black_line)]  # fmt: skip
+    other = [Mux(mover_white, wins.black_loop, wins.white_loop),
+             Mux(mover_white, wins.black_line, wins.white_line)]  # fmt: skip
+    loop_of = [Outcome.BLACK_LOOP, Outcome.WHITE_LOOP]
+    line_of = [Outcome.BLACK_LINE, Outcome.WHITE_LINE]
+    with m.If(mover[0]):
+        m.d.sync += outcome.eq(Mux(mover_white, loop_of[1], loop_of[0]))
+    with m.Elif(mover[1]):
+        m.d.sync += outcome.eq(Mux(mover_white, line_of[1], line_of[0]))
+    with m.Elif(other[0]):
+        m.d.sync += outcome.eq(Mux(mover_white, loop_of[0], loop_of[1]))
+    with m.Elif(other[1]):
+        m.d.sync += outcome.eq(Mux(mover_white, line_of[0], line_of[1]))
+    m.d.sync += turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
 
 
 class RulesCore(wiring.Component):
@@ -184,18 +208,6 @@ class RulesCore(wiring.Component):
         with m.If(self.phase == Phase.WINS):
             m.d.sync += [self.cycles.eq(self.cycles + 1), self.win_cycles.eq(self.win_cycles + 1)]
 
-        mover_white = self.turn == Colour.WHITE
-        mover_loop = Mux(mover_white, wins.white_loop, wins.black_loop)
-        mover_line = Mux(mover_white, wins.white_line, wins.black_line)
-        other_loop = Mux(mover_white, wins.black_loop, wins.white_loop)
-        other_line = Mux(mover_white, wins.black_line, wins.white_line)
-
-        def loop_of(white):
-            return Mux(white, Outcome.WHITE_LOOP, Outcome.BLACK_LOOP)
-
-        def line_of(white):
-            return Mux(white, Outcome.WHITE_LINE, Outcome.BLACK_LINE)
-
         playing = Signal()  # the command in progress is PLAY (latched: cmd may change meanwhile)
         m.d.sync += self.done.eq(0)
 
@@ -233,15 +245,7 @@ class RulesCore(wiring.Component):
             with m.State("WINS"):
                 m.d.comb += self.phase.eq(Phase.WINS)
                 with m.If(wins.done):
-                    with m.If(mover_loop):
-                        m.d.sync += self.outcome.eq(loop_of(mover_white))
-                    with m.Elif(mover_line):
-                        m.d.sync += self.outcome.eq(line_of(mover_white))
-                    with m.Elif(other_loop):
-                        m.d.sync += self.outcome.eq(loop_of(~mover_white))
-                    with m.Elif(other_line):
-                        m.d.sync += self.outcome.eq(line_of(~mover_white))
-                    m.d.sync += self.turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
+                    end_turn(m, self.turn, self.outcome, wins)
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
         return m

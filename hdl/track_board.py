@@ -133,9 +133,8 @@ def edge_bank(edge):
     return Mux(edge.south, Cat(edge.y[0], Const(1, 1)), Cat(edge.x[0], Const(0, 1)))
 
 
-def edge_address(edge, columns: int):
+def edge_address(edge):
     """The address of an edge in its bank (east: column / 2 and row; south: column and row / 2)."""
-    del columns  # the layout of ``edge`` carries the sizes
     return Mux(edge.south, Cat(edge.x, edge.y[1:]), Cat(edge.x[1:], edge.y))
 
 
@@ -297,7 +296,7 @@ class TrackBoard(wiring.Component):
                 e = data.View(edge, side_edge(x, y, d))
                 for bank in range(4):
                     with m.If(edge_bank(e) == bank):
-                        m.d.comb += edge_rd[bank].addr.eq(edge_address(e, c))
+                        m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
 
         # --- the cell in hand, and what its reads returned -------------------------------------
         qx = Signal(cx)
@@ -503,7 +502,7 @@ class TrackBoard(wiring.Component):
                 with m.If(here & ~claimed):
                     m.d.comb += [
                         edge_wr[bank].en.eq(1),
-                        edge_wr[bank].addr.eq(edge_address(pending[i].target, c)),
+                        edge_wr[bank].addr.eq(edge_address(pending[i].target)),
                         edge_wr[bank].data.eq(pending[i].partner),
                         taken[i].eq(1),
                     ]
@@ -698,6 +697,12 @@ class TrackBoard(wiring.Component):
         def read_frontier(index):
             m.d.comb += front_rd.addr.eq(index)
             m.d.sync += f_index.eq(index)
+
+        def read_listed_cell():
+            """The frontier list's entry is out: keep its cell and read its record."""
+            m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+            for bank in range(4):
+                m.d.comb += cell_rd[bank].addr.eq(cell_address(front_rd.data.x, front_rd.data.y, c))
 
         def begin_undo(log_mark, f_mark):
             m.d.sync += [
@@ -962,11 +967,7 @@ class TrackBoard(wiring.Component):
 
             # CANDIDATE: entry f_index of the frontier list is out: read its cell.
             with m.State("CAND_CELL"):
-                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
-                for bank in range(4):
-                    m.d.comb += cell_rd[bank].addr.eq(
-                        cell_address(front_rd.data.x, front_rd.data.y, c)
-                    )
+                read_listed_cell()
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
                 hit = Signal(Symbol)
@@ -997,11 +998,7 @@ class TrackBoard(wiring.Component):
 
             # COMPACT: keep the open cells, in order.
             with m.State("COMPACT_CELL"):
-                m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
-                for bank in range(4):
-                    m.d.comb += cell_rd[bank].addr.eq(
-                        cell_address(front_rd.data.x, front_rd.data.y, c)
-                    )
+                read_listed_cell()
                 m.next = "COMPACT_KEEP"
             with m.State("COMPACT_KEEP"):
                 with m.If(f_open):

@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from .board import Verdict
 from .protocol import rules_signature, search_signature
-from .rules_core import Colour, Command, Outcome
+from .rules_core import Colour, Command, Outcome, end_turn
 from .track_board import TrackOp, check_torus
 from .track_search import TrackSearch
 from .types import Symbol
@@ -122,18 +122,6 @@ class TrackGame(wiring.Component):
             core.game_op.eq(Mux(command == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
         ]
 
-        mover_white = self.turn == Colour.WHITE
-        mover_loop = Mux(mover_white, core.white_loop, core.black_loop)
-        mover_line = Mux(mover_white, core.white_line, core.black_line)
-        other_loop = Mux(mover_white, core.black_loop, core.white_loop)
-        other_line = Mux(mover_white, core.black_line, core.white_line)
-
-        def loop_of(white):
-            return Mux(white, Outcome.WHITE_LOOP, Outcome.BLACK_LOOP)
-
-        def line_of(white):
-            return Mux(white, Outcome.WHITE_LINE, Outcome.BLACK_LINE)
-
         m.d.sync += rules.done.eq(0)
 
         def finish(verdict):
@@ -159,15 +147,7 @@ class TrackGame(wiring.Component):
             with m.State("PLAY"):
                 with m.If(core.board_done):
                     with m.If(core.board_verdict == Verdict.LEGAL):
-                        with m.If(mover_loop):
-                            m.d.sync += rules.outcome.eq(loop_of(mover_white))
-                        with m.Elif(mover_line):
-                            m.d.sync += rules.outcome.eq(line_of(mover_white))
-                        with m.Elif(other_loop):
-                            m.d.sync += rules.outcome.eq(loop_of(~mover_white))
-                        with m.Elif(other_line):
-                            m.d.sync += rules.outcome.eq(line_of(~mover_white))
-                        m.d.sync += self.turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
+                        end_turn(m, self.turn, rules.outcome, core)
                     finish(core.board_verdict)
                     m.next = "IDLE"
         return m

@@ -11,7 +11,7 @@ from amaranth.lib.wiring import In, Out
 
 from .board import Verdict
 from .legality import Tile
-from .rules_core import Colour, Command, Outcome
+from .rules_core import Colour, Command, Outcome, end_turn
 from .track_board import TrackBoard, TrackOp, check_torus
 from .types import Symbol
 
@@ -87,18 +87,6 @@ class TrackRules(wiring.Component):
         ):  # fmt: skip
             m.d.comb += getattr(self, name).eq(getattr(board, name))
 
-        mover_white = self.turn == Colour.WHITE
-        mover_loop = Mux(mover_white, board.white_loop, board.black_loop)
-        mover_line = Mux(mover_white, board.white_line, board.black_line)
-        other_loop = Mux(mover_white, board.black_loop, board.white_loop)
-        other_line = Mux(mover_white, board.black_line, board.white_line)
-
-        def loop_of(white):
-            return Mux(white, Outcome.WHITE_LOOP, Outcome.BLACK_LOOP)
-
-        def line_of(white):
-            return Mux(white, Outcome.WHITE_LINE, Outcome.BLACK_LINE)
-
         playing = Signal()  # the command in progress is PLAY (latched: cmd may change meanwhile)
         m.d.sync += self.done.eq(0)
         with m.If(self.busy):
@@ -129,15 +117,7 @@ class TrackRules(wiring.Component):
             with m.State("BOARD"):
                 with m.If(board.done):
                     with m.If((board.verdict == Verdict.LEGAL) & playing):
-                        with m.If(mover_loop):
-                            m.d.sync += self.outcome.eq(loop_of(mover_white))
-                        with m.Elif(mover_line):
-                            m.d.sync += self.outcome.eq(line_of(mover_white))
-                        with m.Elif(other_loop):
-                            m.d.sync += self.outcome.eq(loop_of(~mover_white))
-                        with m.Elif(other_line):
-                            m.d.sync += self.outcome.eq(line_of(~mover_white))
-                        m.d.sync += self.turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
+                        end_turn(m, self.turn, self.outcome, board)
                     finish(board.verdict)
                     m.next = "IDLE"
         return m

@@ -61,16 +61,8 @@ def test_candidates_follow_the_model_through_plies_and_compaction(board16):
             steps += 1
             if not expected or order.position.is_over:
                 break
-            x, y, s = rng.choice(expected)
-            cell = next(c for _, c, sym in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
-            move = order.position.move_at(cell, SYMBOLS[s])
-            turn = board16.play_cell(x, y, board_symbol(s), ply=True)
-            try:
-                order.play(move)
-            except ValueError:
-                assert not turn.legal
+            if not random_ply(board16, order, rng.choice(expected)):
                 continue
-            assert turn.legal and turn.tiles == len(order.position.turns[-1].placed)
             plies += 1
             assert board16.ply == plies
         for _ in range(plies):
@@ -80,6 +72,21 @@ def test_candidates_follow_the_model_through_plies_and_compaction(board16):
         assert board16.tiles() == window_tiles(order.position.tiles, 16, 16)
         assert board_candidates(board16) == model_candidates(order, 16, 16)
     assert steps > 100
+
+
+def random_ply(board, order: TrackOrder, candidate: tuple) -> bool:
+    """Play ``candidate`` (torus x, y, symbol) as a ply on the board and on the model: whether
+    it was legal (both must say the same, and place the same number of tiles)."""
+    x, y, s = candidate
+    cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+    turn = board.play_cell(x, y, board_symbol(s), ply=True)
+    try:
+        order.play(order.position.move_at(cell, SYMBOLS[s]))
+    except ValueError:
+        assert not turn.legal
+        return False
+    assert turn.legal and turn.tiles == len(order.position.turns[-1].placed)
+    return True
 
 
 def board_symbol(index: int):
@@ -159,14 +166,7 @@ def test_track_counts_follow_every_tile(board16):
             expected = model_candidates(order, 16, 16)
             if not expected or order.position.is_over:
                 break
-            x, y, s = rng.choice(expected)
-            cell = next(c for _, c, sym in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
-            turn = board16.play_cell(x, y, board_symbol(s), ply=True)
-            try:
-                order.play(order.position.move_at(cell, SYMBOLS[s]))
-                plies += 1
-            except ValueError:
-                assert not turn.legal
+            plies += random_ply(board16, order, rng.choice(expected))
             assert board16.features() == model_features(order.position, 16, 16), moves
             checked += 1
         for _ in range(plies):
