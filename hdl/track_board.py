@@ -576,7 +576,8 @@ class TrackBoard(wiring.Component):
         to_append = Signal(4)  # the new frontier cells (by side) still to append
         from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
 
-        def first_of(mask, name):
+        def first_of(mask, name, x=from_x, y=from_y):
+            """The first side set in ``mask`` (N, E, S, W), and the neighbour of (x, y) there."""
             first = Signal(4, name=name)
             for d in reversed(range(4)):
                 with m.If(mask[d]):
@@ -584,11 +585,13 @@ class TrackBoard(wiring.Component):
             where = Signal(point, name=f"{name}_cell")
             for d in range(4):
                 with m.If(first[d]):
-                    m.d.comb += where.eq(Cat(*neighbour(from_x, from_y, d)))
+                    m.d.comb += where.eq(Cat(*neighbour(x, y, d)))
             return first, where
 
         first_push, push_cell = first_of(to_push, "first_push")
         first_append, append_cell = first_of(to_append, "first_append")
+        # The tile in hand's first new frontier cell is appended in its NEIGHBOURS clock.
+        first_new, new_cell = first_of(newly_frontier, "first_new", qx, qy)
 
         # The forced stack: its top in a register, the rest in memory.
         sp = Signal(range(c * r + 1))
@@ -615,6 +618,9 @@ class TrackBoard(wiring.Component):
         # --- the log of placed tiles, the ply stack --------------------------------------------
         log_sp = Signal(range(c * r + 1))
         turn_mark = Signal.like(log_sp)
+        # The cell in hand (qx, qy) is the log's last entry: a legal turn has just ended on it,
+        # so UNDO can read it at once instead of reading the log first.
+        top_known = Signal()
         turn_f_mark = Signal.like(f_len)
         # The read port: the log's last entry while taking tiles back, else the stack's top.
         undo_read_now = Signal()  # an UNDO command reads the log at once (from IDLE)
@@ -732,12 +738,38 @@ class TrackBoard(wiring.Component):
                 finish(Verdict.LEGAL)
             m.next = "IDLE"
 
+        def end_turn():
+            """The turn is legal and complete: its box becomes the board's, a ply is stacked."""
+            m.d.sync += [
+                self.box_x.eq(pend_x),
+                self.box_y.eq(pend_y),
+                self.box_w.eq(pend_w),
+                self.box_h.eq(pend_h),
+                self.empty.eq(0),
+                top_known.eq(1),
+            ]
+            with m.If(is_ply):
+                m.d.sync += [
+                    marks[self.ply].log.eq(turn_mark),
+                    marks[self.ply].frontier.eq(turn_f_mark),
+                    marks[self.ply].box_x.eq(self.box_x),
+                    marks[self.ply].box_y.eq(self.box_y),
+                    marks[self.ply].box_w.eq(self.box_w),
+                    marks[self.ply].box_h.eq(self.box_h),
+                    marks[self.ply].empty.eq(self.empty),
+                    self.ply.eq(self.ply + 1),
+                ]
+            finish(Verdict.LEGAL)
+            m.next = "IDLE"
+
         with m.FSM(name="track_fsm"):
             with m.State("IDLE"):
                 read_cell_edges(self.peek_x, self.peek_y)
                 m.d.sync += peek_bank.eq(cell_bank(self.peek_x, self.peek_y))
                 with m.If(self.start):
                     m.d.sync += [self.busy.eq(1), dead.eq(0), undoing.eq(0)]
+                    with m.If(self.op != TrackOp.CANDIDATE):
+                        m.d.sync += top_known.eq(0)
                     with m.Switch(self.op):
                         with m.Case(TrackOp.NEW_GAME):
                             m.d.sync += [
@@ -808,6 +840,12 @@ class TrackBoard(wiring.Component):
                         with m.Case(TrackOp.UNDO):
                             with m.If(self.ply == 0):
                                 finish(Verdict.LEGAL)
+                            with m.Elif(top_known):
+                                # The ply's last tile is the cell in hand: read it now.
+                                begin_undo(last.log, last.frontier)
+                                read_cell_edges(qx, qy)
+                                m.d.sync += log_sp.eq(log_sp - 1)
+                                m.next = "UNDO_TILE"
                             with m.Else():
                                 # A ply placed a tile at least: its last one is read now.
                                 begin_undo(last.log, last.frontier)
@@ -873,14 +911,36 @@ class TrackBoard(wiring.Component):
 
             with m.State("NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
+                with m.If(newly_frontier.any()):  # the first new frontier cell, at once
+                    m.d.comb += [
+                        front_wr.en.eq(1),
+                        front_wr.addr.eq(f_len),
+                        front_wr.data.eq(new_cell),
+                    ]
+                    m.d.sync += f_len.eq(f_len + 1)
+                rest = newly_frontier & ~first_new
                 m.d.sync += [
                     to_push.eq(newly_forced),
-                    to_append.eq(newly_frontier),
+                    to_append.eq(rest),
                     from_x.eq(qx),
                     from_y.eq(qy),
                     dead.eq(dead | kills.any()),
                 ]
-                m.next = "NEXT"
+                # A tile that forced nothing, killed nothing, left no forced cell waiting and made
+                # at most one new frontier cell ends the turn now.
+                clean = (
+                    ~dead
+                    & ~kills.any()
+                    & ~newly_forced.any()
+                    & ~top_valid
+                    & (sp == 0)
+                    & writes_done_now
+                    & ~rest.any()
+                )
+                with m.If(clean):
+                    end_turn()
+                with m.Else():
+                    m.next = "NEXT"
 
             with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
                 one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
@@ -899,26 +959,7 @@ class TrackBoard(wiring.Component):
                         m.d.sync += top_valid.eq(0)
                         m.next = "FORCE"
                     with m.Else():
-                        m.d.sync += [
-                            self.box_x.eq(pend_x),
-                            self.box_y.eq(pend_y),
-                            self.box_w.eq(pend_w),
-                            self.box_h.eq(pend_h),
-                            self.empty.eq(0),
-                        ]
-                        with m.If(is_ply):
-                            m.d.sync += [
-                                marks[self.ply].log.eq(turn_mark),
-                                marks[self.ply].frontier.eq(turn_f_mark),
-                                marks[self.ply].box_x.eq(self.box_x),
-                                marks[self.ply].box_y.eq(self.box_y),
-                                marks[self.ply].box_w.eq(self.box_w),
-                                marks[self.ply].box_h.eq(self.box_h),
-                                marks[self.ply].empty.eq(self.empty),
-                                self.ply.eq(self.ply + 1),
-                            ]
-                        finish(Verdict.LEGAL)
-                        m.next = "IDLE"
+                        end_turn()
 
             # Taking back a turn or a ply: the last logged tile first.
             with m.State("UNDO"):
