@@ -78,6 +78,8 @@ class TrackOp(enum.Enum, shape=3):
     UNDO = 3  # take back the last PLY
     CANDIDATE = 4  # the first candidate move at or after ``cursor``
     COMPACT = 5  # drop the occupied cells from the frontier list (at the search's root)
+    NEXT = 6  # the first legal move at or after ``cursor`` but ``skip``: found, and played
+    UNDO_NEXT = 7  # UNDO, then NEXT
 
 
 def cursor_layout(columns: int, rows: int) -> data.StructLayout:
@@ -154,6 +156,14 @@ class TrackBoard(wiring.Component):
     by playing it. ``COMPACT`` drops the occupied cells from the frontier list, keeping the order
     (no plies may be stacked).
 
+    ``NEXT`` is a search's step in one command: from ``cursor``, the first candidate that is not
+    the ``skip`` move (when ``skip_valid``); with ``play`` it is played as a ``PLY``, and a
+    candidate whose turn is illegal is passed over for the next one, so that ``found`` means a
+    legal ply was stacked (``cand_*`` is its move, ``next_cursor`` the place after it); without
+    ``play`` nothing is played (``found``: there is such a candidate). ``UNDO_NEXT`` takes back
+    the last ply and then does ``NEXT`` from ``cursor`` (the parent's place). With ``plies``
+    stacked, ``NEXT`` plays nothing: ``found`` 0, verdict ``OVERFLOW``.
+
     Parameters
     ----------
     columns, rows : int
@@ -178,7 +188,9 @@ class TrackBoard(wiring.Component):
     ply : Out(range(plies + 1))
         Plies stacked.
     cursor : In(cursor_layout)
-        Where ``CANDIDATE`` starts.
+        Where ``CANDIDATE``, ``NEXT`` and ``UNDO_NEXT`` start.
+    play, skip_valid, skip_x, skip_y, skip_symbol : In(...)
+        For ``NEXT`` and ``UNDO_NEXT``: play the candidate found; a move to pass over.
     found : Out(1)
         After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
         ``cand_symbol``; ``next_cursor`` is the place just after it.
@@ -222,6 +234,11 @@ class TrackBoard(wiring.Component):
                 "overflow": Out(1),
                 "ply": Out(range(plies + 1)),
                 "cursor": In(cursor_layout(c, r)),
+                "play": In(1),
+                "skip_valid": In(1),
+                "skip_x": In(range(c)),
+                "skip_y": In(range(r)),
+                "skip_symbol": In(Symbol),
                 "found": Out(1),
                 "cand_x": Out(range(c)),
                 "cand_y": Out(range(r)),
@@ -643,8 +660,12 @@ class TrackBoard(wiring.Component):
         # --- the sequence ----------------------------------------------------------------------
         dead = Signal()
         clear_addr = Signal(range(cell_depth + 1))
-        grown_x, grown_w = grow_box(m, self.x, self.box_x, self.box_w, c)
-        grown_y, grown_h = grow_box(m, self.y, self.box_y, self.box_h, r)
+        # The cell a turn starts at: the command's, or (NEXT) the candidate found.
+        move_x = Signal(cx)
+        move_y = Signal(ry)
+        m.d.comb += [move_x.eq(self.x), move_y.eq(self.y)]
+        grown_x, grown_w = grow_box(m, move_x, self.box_x, self.box_w, c)
+        grown_y, grown_h = grow_box(m, move_y, self.box_y, self.box_h, r)
         too_big = (pend_w + 2 > c) | (pend_h + 2 > r)
         peek_bank = Signal(2)
         with m.Switch(peek_bank):
@@ -668,6 +689,14 @@ class TrackBoard(wiring.Component):
         f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
 
         m.d.sync += self.done.eq(0)
+
+        # NEXT and UNDO_NEXT: the command's terms, and where the candidate loop goes on.
+        stepping = Signal()  # a NEXT is in progress: an illegal turn goes on to the next candidate
+        then_next = Signal()  # an UNDO_NEXT is taking back its ply
+        n_play = Signal()
+        n_skip_valid = Signal()
+        n_skip = Signal(data.StructLayout({"x": cx, "y": ry, "symbol": Symbol}))
+        n_cursor = Signal(cursor_layout(c, r))
 
         def finish(verdict):
             m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
@@ -720,12 +749,36 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
+        def next_candidate(limit):
+            """Go on with NEXT's candidates at ``n_cursor`` (``limit``: the frontier's length)."""
+            m.d.sync += [f_symbol.eq(n_cursor.symbol), stepping.eq(1), then_next.eq(0)]
+            read_frontier(n_cursor.index)
+            with m.If(n_cursor.index >= limit):
+                m.d.sync += self.found.eq(0)
+                finish(Verdict.LEGAL)
+                m.next = "IDLE"
+            with m.Else():
+                m.next = "CAND_CELL"
+
+        def refuse(verdict):
+            """The turn is illegal (nothing was placed): its verdict, or NEXT's next candidate."""
+            with m.If(stepping):
+                next_candidate(f_len)
+            with m.Else():
+                finish(verdict)
+                m.next = "IDLE"
+
         def end_undo():
-            """The turn or ply is taken back: back to idle with its verdict."""
+            """The turn or ply is taken back: back to idle with its verdict (or, in NEXT and
+            UNDO_NEXT, on to the next candidate)."""
             m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
             with m.If(dead):
                 m.d.sync += self.tiles.eq(0)
-                finish(Verdict.DEAD)
+                with m.If(stepping):
+                    next_candidate(turn_f_mark)
+                with m.Else():
+                    finish(Verdict.DEAD)
+                    m.next = "IDLE"
             with m.Else():
                 m.d.sync += [
                     self.box_x.eq(last.box_x),
@@ -735,8 +788,11 @@ class TrackBoard(wiring.Component):
                     self.empty.eq(last.empty),
                     self.ply.eq(self.ply - 1),
                 ]
-                finish(Verdict.LEGAL)
-            m.next = "IDLE"
+                with m.If(then_next):
+                    next_candidate(turn_f_mark)
+                with m.Else():
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
 
         def end_turn():
             """The turn is legal and complete: its box becomes the board's, a ply is stacked."""
@@ -767,7 +823,17 @@ class TrackBoard(wiring.Component):
                 read_cell_edges(self.peek_x, self.peek_y)
                 m.d.sync += peek_bank.eq(cell_bank(self.peek_x, self.peek_y))
                 with m.If(self.start):
-                    m.d.sync += [self.busy.eq(1), dead.eq(0), undoing.eq(0)]
+                    m.d.sync += [
+                        self.busy.eq(1),
+                        dead.eq(0),
+                        undoing.eq(0),
+                        stepping.eq(0),
+                        then_next.eq(0),
+                        n_cursor.eq(self.cursor),
+                        n_play.eq(self.play & (self.op != TrackOp.CANDIDATE)),
+                        n_skip_valid.eq(self.skip_valid & (self.op != TrackOp.CANDIDATE)),
+                        n_skip.eq(Cat(self.skip_x, self.skip_y, self.skip_symbol)),
+                    ]
                     with m.If(self.op != TrackOp.CANDIDATE):
                         m.d.sync += top_known.eq(0)
                     with m.Switch(self.op):
@@ -837,22 +903,24 @@ class TrackBoard(wiring.Component):
                                     pend_h.eq(grown_h),
                                 ]
                                 m.next = "MOVE"
-                        with m.Case(TrackOp.UNDO):
+                        with m.Case(TrackOp.UNDO, TrackOp.UNDO_NEXT):
                             with m.If(self.ply == 0):
                                 finish(Verdict.LEGAL)
                             with m.Elif(top_known):
                                 # The ply's last tile is the cell in hand: read it now.
                                 begin_undo(last.log, last.frontier)
+                                m.d.sync += then_next.eq(self.op == TrackOp.UNDO_NEXT)
                                 read_cell_edges(qx, qy)
                                 m.d.sync += log_sp.eq(log_sp - 1)
                                 m.next = "UNDO_TILE"
                             with m.Else():
                                 # A ply placed a tile at least: its last one is read now.
                                 begin_undo(last.log, last.frontier)
+                                m.d.sync += then_next.eq(self.op == TrackOp.UNDO_NEXT)
                                 m.d.comb += undo_read_now.eq(1)
                                 m.d.sync += log_sp.eq(log_sp - 1)
                                 m.next = "UNDO_READ"
-                        with m.Case(TrackOp.CANDIDATE):
+                        with m.Case(TrackOp.CANDIDATE, TrackOp.NEXT):
                             m.d.sync += f_symbol.eq(self.cursor.symbol)
                             read_frontier(self.cursor.index)
                             with m.If(self.cursor.index >= f_len):
@@ -887,18 +955,14 @@ class TrackBoard(wiring.Component):
                     place(move_tile)
                     m.next = "NEIGHBOURS"
                 with m.Elif(record.tile != Tile.EMPTY):
-                    finish(Verdict.OCCUPIED)
-                    m.next = "IDLE"
+                    refuse(Verdict.OCCUPIED)
                 with m.Elif(record.known == 0):
-                    finish(Verdict.NOT_ADJACENT)
-                    m.next = "IDLE"
+                    refuse(Verdict.NOT_ADJACENT)
                 with m.Elif(~(white_first | black_first)):
-                    finish(Verdict.MISMATCH)
-                    m.next = "IDLE"
+                    refuse(Verdict.MISMATCH)
                 with m.Elif(too_big):
                     m.d.sync += self.overflow.eq(self.overflow | ~is_ply)  # the game's flag
-                    finish(Verdict.OVERFLOW)
-                    m.next = "IDLE"
+                    refuse(Verdict.OVERFLOW)
                 with m.Else():
                     place(move_tile)
                     m.next = "NEIGHBOURS"
@@ -1013,21 +1077,57 @@ class TrackBoard(wiring.Component):
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
                 hit = Signal(Symbol)
                 any_hit = Signal()
+                skip_here = n_skip_valid & (fx == n_skip.x) & (fy == n_skip.y)
                 for s in reversed(range(3)):
-                    with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s)):
+                    passed = skip_here & (n_skip.symbol.as_value() == s)
+                    with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s) & ~passed):
                         m.d.comb += [hit.eq(s), any_hit.eq(1)]
                 with m.If(any_hit):
                     last_symbol = hit == Symbol.BACKSLASH
+                    after = Signal(cursor_layout(c, r))
+                    m.d.comb += [
+                        after.index.eq(f_index + last_symbol),
+                        after.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                    ]
                     m.d.sync += [
                         self.found.eq(1),
                         self.cand_x.eq(fx),
                         self.cand_y.eq(fy),
                         self.cand_symbol.eq(hit),
-                        self.next_cursor.index.eq(f_index + last_symbol),
-                        self.next_cursor.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                        self.next_cursor.eq(after),
+                        n_cursor.eq(after),
                     ]
-                    finish(Verdict.LEGAL)
-                    m.next = "IDLE"
+                    with m.If(n_play & (self.ply == self.plies)):  # no room for a ply
+                        m.d.sync += self.found.eq(0)
+                        finish(Verdict.OVERFLOW)
+                        m.next = "IDLE"
+                    with m.Elif(n_play):
+                        # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
+                        m.d.comb += [move_x.eq(fx), move_y.eq(fy)]
+                        m.d.sync += [
+                            symbol.eq(hit),
+                            self.tiles.eq(0),
+                            self.white_loop.eq(0),
+                            self.black_loop.eq(0),
+                            self.white_line.eq(0),
+                            self.black_line.eq(0),
+                            turn_mark.eq(log_sp),
+                            turn_f_mark.eq(f_len),
+                            sp.eq(0),
+                            top_valid.eq(0),
+                            top_known.eq(0),
+                            dead.eq(0),
+                            is_ply.eq(1),
+                            pend_x.eq(grown_x),
+                            pend_y.eq(grown_y),
+                            pend_w.eq(grown_w),
+                            pend_h.eq(grown_h),
+                        ]
+                        issue(fx, fy)
+                        m.next = "MOVE"
+                    with m.Else():
+                        finish(Verdict.LEGAL)
+                        m.next = "IDLE"
                 with m.Elif(f_index + 1 >= f_len):
                     m.d.sync += self.found.eq(0)
                     finish(Verdict.LEGAL)

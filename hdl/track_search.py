@@ -185,8 +185,6 @@ class TrackSearch(wiring.Component):
 
         cursor_here = at(cursors)
         move_here = at(moves)
-        alpha_here = at(alpha)
-        beta_here = at(beta)
         best_here = at(best)
         killer_here = at(killer)
         killer_valid_here = at(killer_valid)
@@ -200,11 +198,14 @@ class TrackSearch(wiring.Component):
         ]
         candidate = Signal(move_layout)
         m.d.comb += candidate.eq(Cat(board.cand_x, board.cand_y, board.cand_symbol))
-        is_first = first_valid & (candidate.as_value() == first.as_value())
 
         # The board: the game port while idle, the search's commands while searching.
         op = Signal(TrackOp)
         go = Signal()
+        cmd_cursor = Signal(cursor)  # NEXT and UNDO_NEXT: the node's place in its candidates,
+        cmd_skip = Signal(move_layout)  # the move it tried first,
+        cmd_skip_valid = Signal()
+        cmd_play = Signal()  # and whether the budget lets it play one more
         with m.If(searching):
             m.d.comb += [
                 board.start.eq(go),
@@ -212,7 +213,12 @@ class TrackSearch(wiring.Component):
                 board.x.eq(move_here.x),
                 board.y.eq(move_here.y),
                 board.symbol.eq(move_here.symbol),
-                board.cursor.eq(cursor_here),
+                board.cursor.eq(cmd_cursor),
+                board.play.eq(cmd_play),
+                board.skip_valid.eq(cmd_skip_valid),
+                board.skip_x.eq(cmd_skip.x),
+                board.skip_y.eq(cmd_skip.y),
+                board.skip_symbol.eq(cmd_skip.symbol),
             ]
         with m.Else():
             m.d.comb += [
@@ -265,7 +271,17 @@ class TrackSearch(wiring.Component):
         m.d.comb += parent.eq(ply - 1)
         parent_alpha = at(alpha, parent)
         parent_beta = at(beta, parent)
-        spent = (self.nodes == budget) | (self.cycles >= cycle_budget)
+        parent_best = at(best, parent)
+        parent_cursor = at(cursors, parent)
+        parent_killer = at(killer, parent)
+        parent_killer_valid = at(killer_valid, parent)
+        parent_move = at(moves, parent)
+        # A node counted in this clock counts for the budget of a command issued in it.
+        counted = Signal()
+        node_count = Signal(32)
+        m.d.comb += node_count.eq(self.nodes + counted)
+        m.d.sync += self.nodes.eq(node_count)
+        spent = (node_count == budget) | (self.cycles >= cycle_budget)
 
         m.d.sync += [go.eq(0), self.done.eq(0)]
         with m.If(self.busy):
@@ -277,6 +293,56 @@ class TrackSearch(wiring.Component):
 
         def command(what):
             m.d.sync += [op.eq(what), go.eq(1)]
+
+        def next_move(cursor_value, skip, skip_valid):
+            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget."""
+            m.d.sync += [
+                cmd_cursor.eq(cursor_value),
+                cmd_skip.eq(skip),
+                cmd_skip_valid.eq(skip_valid),
+                cmd_play.eq(~spent),
+            ]
+
+        def back_up(v, move, place):
+            """``v`` is the score of ``move``, the move of the parent node (the board's ply
+            less one), whose candidates go on at ``place``: the parent takes the score, and the
+            board takes the move back, then (without a cutoff) plays the parent's next legal
+            move."""
+            with m.If(v > parent_best):
+                set_at(best, v, parent)
+                with m.If(parent == 0):
+                    m.d.sync += root_move.eq(move)
+            with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
+                set_at(alpha, v, parent)
+                m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
+                set_at(killer, move, parent)
+                set_at(killer_valid, 1, parent)
+                command(TrackOp.UNDO)
+                m.next = "UNDO_WAIT"
+            with m.Else():
+                with m.If(v > parent_alpha):
+                    set_at(alpha, v, parent)
+                next_move(
+                    place,
+                    Mux(parent == 0, result, parent_killer),
+                    Mux(parent == 0, have_result, parent_killer_valid),
+                )
+                command(TrackOp.UNDO_NEXT)
+                m.next = "CANDIDATE"
+
+        def played(move, place):
+            """The board has just played ``move`` legally for the node at its ply less one,
+            whose candidates go on at ``place``."""
+            m.d.comb += counted.eq(1)
+            with m.If((ply == 1) & ~have_first):  # a root move was played
+                m.d.sync += [have_first.eq(1), first_move.eq(move)]
+            with m.If(mover_won | other_won):
+                back_up(Mux(mover_won, win_score, -win_score), move, place)
+            with m.Elif(~horizon | extend):
+                enter_node(ply, -parent_beta, -parent_alpha)
+                m.next = "NEXT"
+            with m.Else():
+                back_up(-score if self.evaluation else Value.cast(0), move, place)
 
         def enter_node(p, a, b):
             """Start searching the node at ply ``p`` (the board's) with the window (a, b)."""
@@ -344,73 +410,35 @@ class TrackSearch(wiring.Component):
                             command(TrackOp.PLY)
                             m.next = "PLAY"
                     with m.Else():
-                        command(TrackOp.CANDIDATE)
+                        next_move(cursor_here, first, first_valid)
+                        command(TrackOp.NEXT)
                         m.next = "CANDIDATE"
-            with m.State("CANDIDATE"):
+            with m.State("CANDIDATE"):  # NEXT or UNDO_NEXT: the node's next legal move, played
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
                     with m.If(~board.found):
                         m.d.sync += value.eq(Mux(best_here == -INFINITY, 0, best_here))
                         m.next = "RETURN"
-                    with m.Elif(is_first):  # tried first already: ask again from after it
-                        set_at(cursors, board.next_cursor)
-                        command(TrackOp.CANDIDATE)
-                    with m.Elif(spent):
+                    with m.Elif(~cmd_play):  # the budget was spent before it
                         m.next = "ABORT"
-                    with m.Else():
-                        set_at(moves, candidate)
-                        set_at(cursors, board.next_cursor)
-                        command(TrackOp.PLY)
-                        m.next = "PLAY"
-            with m.State("PLAY"):
+                    with m.Else():  # played: the board is at the child
+                        set_at(moves, candidate, parent)
+                        set_at(cursors, board.next_cursor, parent)
+                        played(candidate, board.next_cursor)
+            with m.State("PLAY"):  # the node's first move (PV or killer)
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
                     with m.If(board.verdict != Verdict.LEGAL):
                         m.next = "NEXT"
                     with m.Else():
-                        m.d.sync += self.nodes.eq(self.nodes + 1)
-                        with m.If((ply == 1) & ~have_first):  # a root move was played
-                            m.d.sync += [have_first.eq(1), first_move.eq(moves[0])]
-                        with m.If(mover_won | other_won):
-                            m.d.sync += value.eq(Mux(mover_won, win_score, -win_score))
-                            command(TrackOp.UNDO)
-                            m.next = "UNDO_WAIT"
-                        with m.Elif(~horizon | extend):
-                            enter_node(ply, -parent_beta, -parent_alpha)
-                            m.next = "NEXT"
-                        with m.Else():
-                            m.d.sync += value.eq(-score if self.evaluation else 0)
-                            command(TrackOp.UNDO)
-                            m.next = "UNDO_WAIT"
-            with m.State("UNDO"):  # take back the move of the board's ply, then score it
-                with m.If(abort_now):
-                    m.next = "UNWIND"
-                with m.Else():
-                    command(TrackOp.UNDO)
-                    m.next = "UNDO_WAIT"
-            with m.State("UNDO_WAIT"):
+                        played(parent_move, parent_cursor)
+            with m.State("UNDO_WAIT"):  # a cutoff: the move is taken back, the node returns
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
-                    # ``value`` is the score of move_here at the board's ply (one less now).
-                    with m.If(value > best_here):
-                        set_at(best, value)
-                        with m.If(ply == 0):
-                            m.d.sync += root_move.eq(move_here)
-                    with m.If((value > alpha_here) & (value >= beta_here)):  # a cutoff
-                        set_at(alpha, value)
-                        m.d.sync += value.eq(Mux(value > best_here, value, best_here))
-                        set_at(killer, move_here)
-                        set_at(killer_valid, 1)
-                        m.next = "RETURN"
-                    with m.Else():
-                        with m.If(value > alpha_here):
-                            set_at(alpha, value)
-                        # The node's next candidate (its first move was tried already).
-                        command(TrackOp.CANDIDATE)
-                        m.next = "CANDIDATE"
+                    m.next = "RETURN"
             with m.State("RETURN"):  # the node at the board's ply is done; its score is value
                 with m.If(abort_now):
                     m.next = "UNWIND"
@@ -432,8 +460,7 @@ class TrackSearch(wiring.Component):
                             with m.Else():
                                 m.next = "ITERATE"
                     with m.Else():
-                        m.d.sync += value.eq(-value)
-                        m.next = "UNDO"
+                        back_up(-value, parent_move, parent_cursor)
             with m.State("ABORT"):  # the budget is spent: back to ply 0
                 with m.If(abort_now):
                     m.next = "UNWIND"
