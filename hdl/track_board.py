@@ -680,10 +680,23 @@ class TrackBoard(wiring.Component):
         fx, fy = Signal(cx), Signal(ry)
         f_bank = cell_bank(fx, fy)
         f_record = Signal(cell)
-        with m.Switch(f_bank):
-            for bank in range(4):
-                with m.Case(bank):
-                    m.d.comb += f_record.eq(cell_rd[bank].data)
+        # The last cell CAND_FIT looked at, with the board's ply then: NEXT going on at that same
+        # entry at that ply (the next symbol, after a leaf was taken back) takes its record from
+        # here instead of reading the list and the cell again. The position at a ply is the same
+        # every time the board is back at it, until an UNDO goes below it or a game command.
+        c_valid = Signal()
+        c_level = Signal.like(self.ply)
+        c_index = Signal.like(f_len)
+        c_x, c_y = Signal(cx), Signal(ry)
+        c_record = Signal(cell)
+        use_cache = Signal()
+        with m.If(use_cache):
+            m.d.comb += f_record.eq(c_record)
+        with m.Else():
+            with m.Switch(f_bank):
+                for bank in range(4):
+                    with m.Case(bank):
+                        m.d.comb += f_record.eq(cell_rd[bank].data)
         f_rules = cell_rules(list(f_record.known), list(f_record.white))
         f_fits = [f_rules["fit"][2 * s] | f_rules["fit"][2 * s + 1] for s in range(3)]
         f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
@@ -749,21 +762,25 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
-        def next_candidate(limit):
-            """Go on with NEXT's candidates at ``n_cursor`` (``limit``: the frontier's length)."""
+        def next_candidate(limit, level):
+            """Go on with NEXT's candidates at ``n_cursor`` (``limit``: the frontier's length,
+            ``level``: the board's ply)."""
             m.d.sync += [f_symbol.eq(n_cursor.symbol), stepping.eq(1), then_next.eq(0)]
             read_frontier(n_cursor.index)
             with m.If(n_cursor.index >= limit):
                 m.d.sync += self.found.eq(0)
                 finish(Verdict.LEGAL)
                 m.next = "IDLE"
+            with m.Elif(c_valid & (c_level == level) & (n_cursor.index == c_index)):
+                m.d.sync += [fx.eq(c_x), fy.eq(c_y), use_cache.eq(1)]
+                m.next = "CAND_FIT"
             with m.Else():
                 m.next = "CAND_CELL"
 
         def refuse(verdict):
             """The turn is illegal (nothing was placed): its verdict, or NEXT's next candidate."""
             with m.If(stepping):
-                next_candidate(f_len)
+                next_candidate(f_len, self.ply)
             with m.Else():
                 finish(verdict)
                 m.next = "IDLE"
@@ -775,7 +792,7 @@ class TrackBoard(wiring.Component):
             with m.If(dead):
                 m.d.sync += self.tiles.eq(0)
                 with m.If(stepping):
-                    next_candidate(turn_f_mark)
+                    next_candidate(turn_f_mark, self.ply)
                 with m.Else():
                     finish(Verdict.DEAD)
                     m.next = "IDLE"
@@ -788,8 +805,10 @@ class TrackBoard(wiring.Component):
                     self.empty.eq(last.empty),
                     self.ply.eq(self.ply - 1),
                 ]
+                with m.If(c_level >= self.ply):  # the position it was read in is gone
+                    m.d.sync += c_valid.eq(0)
                 with m.If(then_next):
-                    next_candidate(turn_f_mark)
+                    next_candidate(turn_f_mark, self.ply - 1)
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
@@ -836,6 +855,12 @@ class TrackBoard(wiring.Component):
                     ]
                     with m.If(self.op != TrackOp.CANDIDATE):
                         m.d.sync += top_known.eq(0)
+                    with m.If(
+                        (self.op == TrackOp.PLAY)
+                        | (self.op == TrackOp.NEW_GAME)
+                        | (self.op == TrackOp.COMPACT)
+                    ):
+                        m.d.sync += c_valid.eq(0)
                     with m.Switch(self.op):
                         with m.Case(TrackOp.NEW_GAME):
                             m.d.sync += [
@@ -1073,11 +1098,21 @@ class TrackBoard(wiring.Component):
             # CANDIDATE: entry f_index of the frontier list is out: read its cell.
             with m.State("CAND_CELL"):
                 read_listed_cell()
+                m.d.sync += use_cache.eq(0)
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
                 hit = Signal(Symbol)
                 any_hit = Signal()
                 skip_here = n_skip_valid & (fx == n_skip.x) & (fy == n_skip.y)
+                m.d.sync += [
+                    c_valid.eq(1),
+                    c_level.eq(self.ply),
+                    c_index.eq(f_index),
+                    c_x.eq(fx),
+                    c_y.eq(fy),
+                    c_record.eq(f_record),
+                    use_cache.eq(0),
+                ]
                 for s in reversed(range(3)):
                     passed = skip_here & (n_skip.symbol.as_value() == s)
                     with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s) & ~passed):
