@@ -273,12 +273,14 @@ class TrackBoard(wiring.Component):
         for bank in range(4):
             mem = Memory(shape=cell, depth=cell_depth, init=[])
             m.submodules[f"cells{bank}"] = mem
+            # Reads see the writes of their own clock (transparent), so that a tile can be read
+            # in the clock its neighbour's updates and track ends are written.
             cell_wr.append(mem.write_port())
-            cell_rd.append(mem.read_port())
+            cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
             mem = Memory(shape=end_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
-            edge_rd.append(mem.read_port())
+            edge_rd.append(mem.read_port(transparent_for=(edge_wr[-1],)))
         # The log counts up from address 0, the forced stack down from the top: the log holds
         # cells with a tile, the stack empty cells made forced, each once, so together they never
         # hold more than C * R. They are written and read in different clocks.
@@ -609,6 +611,8 @@ class TrackBoard(wiring.Component):
         first_append, append_cell = first_of(to_append, "first_append")
         # The tile in hand's first new frontier cell is appended in its NEIGHBOURS clock.
         first_new, new_cell = first_of(newly_frontier, "first_new", qx, qy)
+        # The tile in hand's one forced neighbour, read in its NEIGHBOURS clock.
+        _, forced_cell = first_of(newly_forced, "first_forced", qx, qy)
 
         # The forced stack: its top in a register, the rest in memory.
         sp = Signal(range(c * r + 1))
@@ -1026,21 +1030,37 @@ class TrackBoard(wiring.Component):
                     & writes_done_now
                     & ~rest.any()
                 )
+                single_forced = newly_forced.any() & ((newly_forced & (newly_forced - 1)) == 0)
+                at_most_one_more = (rest & (rest - 1)) == 0
                 with m.If(clean):
                     end_turn()
+                with m.Elif(
+                    ~dead
+                    & ~kills.any()
+                    & single_forced
+                    & ~top_valid
+                    & (sp == 0)
+                    & writes_done_now
+                    & at_most_one_more
+                ):
+                    # One cell forced and nothing else waiting: it is the next tile, read now
+                    # (beside the writes of this clock, which the reads see).
+                    m.d.sync += to_push.eq(0)
+                    issue(forced_cell.x, forced_cell.y)
+                    m.next = "FORCE"
                 with m.Else():
                     m.next = "NEXT"
 
             with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
                 one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
                 one_append = (to_append & (to_append - 1)) == 0  # at most one, drained now
-                with m.If(~writes_busy & ~dead & one_push & one_append):
+                with m.If(writes_done_now & ~dead & one_push & one_append):
                     # The stack would give back the one cell just pushed: take it at once.
                     m.d.comb += bypass.eq(1)
                     m.d.sync += to_push.eq(0)
                     issue(push_cell.x, push_cell.y)
                     m.next = "FORCE"
-                with m.Elif(~writes_busy & ~to_push.any() & one_append):  # appends: done now
+                with m.Elif(writes_done_now & ~to_push.any() & one_append):  # appends: done now
                     with m.If(dead):
                         begin_undo(turn_mark, turn_f_mark)
                     with m.Elif(top_valid):
