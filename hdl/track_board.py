@@ -10,10 +10,10 @@ tile:
   The banks are coloured like a king's move on the two chequerboard halves
   (:func:`cell_bank`), so the four neighbours of any cell lie in four different banks and are
   read, or written, in one clock.
-- **Track ends** (four banks): per edge between two cells, where it is the open end of a track
+- **Track ends** (eight banks): per edge between two cells, where it is the open end of a track
   (a tile on one side, an empty cell on the other), the edge at the other end of that track.
-  East edges are split by the parity of the column and south edges by the parity of the row, so
-  a cell's four edges lie in four different banks.
+  Edges are split by direction and by the parities of their column and row, so a cell's four
+  edges lie in four different banks (and a tile's four writes seldom meet in one).
 - **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
   taken back from it.
 - **Forced cells**: a stack of the cells a placed tile made forced, waiting for their tile.
@@ -129,15 +129,19 @@ def cell_address(x, y, columns: int):
     return Cat(x[0], x[2:], y[1:])
 
 
+EDGE_BANKS = 8
+
+
 def edge_bank(edge):
-    """The track-end bank of an edge: east edges by column parity (0, 1), south edges by row
-    parity (2, 3)."""
-    return Mux(edge.south, Cat(edge.y[0], Const(1, 1)), Cat(edge.x[0], Const(0, 1)))
+    """The track-end bank of an edge: its direction and the parities of its column and row
+    (east edges 0-3, south edges 4-7). A cell's four edges lie in four banks, and the eight banks
+    make it rarer that a tile's four track-end writes meet in one bank."""
+    return Cat(edge.x[0], edge.y[0], edge.south)
 
 
 def edge_address(edge):
-    """The address of an edge in its bank (east: column / 2 and row; south: column and row / 2)."""
-    return Mux(edge.south, Cat(edge.x, edge.y[1:]), Cat(edge.x[1:], edge.y))
+    """The address of an edge in its bank: its column and row without their lowest bits."""
+    return Cat(edge.x[1:], edge.y[1:])
 
 
 class TrackBoard(wiring.Component):
@@ -199,16 +203,21 @@ class TrackBoard(wiring.Component):
     white_attacks, black_attacks, white_near, black_near : Out(8)
         The evaluation's counts of the position (:mod:`trax_fpga.host.trackeval`), kept up to
         date tile by tile.
+    white_score, black_score : Out(signed(12))
+        With ``weights`` (a dict: ``near``, ``attack``, ``own_attack``, ``lost``, ``clamp``),
+        the score of the position for white, or black, to move (:func:`~trax_fpga.host.trackeval.
+        track_score`), updated with the counts; 0 without.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
     """
 
-    def __init__(self, columns: int, rows: int, plies: int = 16):
+    def __init__(self, columns: int, rows: int, plies: int = 16, *, weights=None):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
             raise ValueError(f"plies must be a positive integer, not {plies!r}")
         self.plies = plies
+        self.weights = weights
         c, r = columns, rows
         super().__init__(
             {
@@ -249,6 +258,8 @@ class TrackBoard(wiring.Component):
                 "black_attacks": Out(8),
                 "white_near": Out(8),
                 "black_near": Out(8),
+                "white_score": Out(signed(12)),
+                "black_score": Out(signed(12)),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
                 "peek_tile": Out(Tile),
@@ -268,15 +279,16 @@ class TrackBoard(wiring.Component):
 
         # --- memories ---------------------------------------------------------------------------
         cell_depth = c * r // 4
-        edge_depth = c * r // 2
+        edge_depth = c * r // 4
         cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
+        # Reads see the writes of their own clock (transparent), so that a tile can be read
+        # in the clock its neighbour's updates and track ends are written.
         for bank in range(4):
             mem = Memory(shape=cell, depth=cell_depth, init=[])
             m.submodules[f"cells{bank}"] = mem
-            # Reads see the writes of their own clock (transparent), so that a tile can be read
-            # in the clock its neighbour's updates and track ends are written.
             cell_wr.append(mem.write_port())
             cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
+        for bank in range(EDGE_BANKS):
             mem = Memory(shape=end_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
@@ -313,7 +325,7 @@ class TrackBoard(wiring.Component):
                 m.d.comb += cell_rd[bank].addr.eq(cell_address(x, y, c))
             for d in range(4):
                 e = data.View(edge, side_edge(x, y, d))
-                for bank in range(4):
+                for bank in range(EDGE_BANKS):
                     with m.If(edge_bank(e) == bank):
                         m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
 
@@ -335,7 +347,7 @@ class TrackBoard(wiring.Component):
         for d in range(4):
             end = Signal(end_layout, name=f"end_{d}")
             with m.Switch(edge_bank(own_edges[d])):
-                for bank in range(4):
+                for bank in range(EDGE_BANKS):
                     with m.Case(bank):
                         m.d.comb += end.eq(edge_rd[bank].data)
             ends.append(end)
@@ -498,23 +510,49 @@ class TrackBoard(wiring.Component):
             ]
         attacks = [self.black_attacks, self.white_attacks]
         near = [self.black_near, self.white_near]
+        next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
+        next_near = [Signal(8, name=f"next_near_{k}") for k in range(2)]
         for k in range(2):
+            m.d.comb += [next_attacks[k].eq(attacks[k]), next_near[k].eq(near[k])]
             with m.If(ev_valid & ~ev_sign):
-                m.d.sync += [
-                    attacks[k].eq(attacks[k] + delta_attacks[k]),
-                    near[k].eq(near[k] + delta_near[k]),
+                m.d.comb += [
+                    next_attacks[k].eq(attacks[k] + delta_attacks[k]),
+                    next_near[k].eq(near[k] + delta_near[k]),
                 ]
             with m.If(ev_valid & ev_sign):
-                m.d.sync += [
-                    attacks[k].eq(attacks[k] - delta_attacks[k]),
-                    near[k].eq(near[k] - delta_near[k]),
+                m.d.comb += [
+                    next_attacks[k].eq(attacks[k] - delta_attacks[k]),
+                    next_near[k].eq(near[k] - delta_near[k]),
                 ]
+            m.d.sync += [attacks[k].eq(next_attacks[k]), near[k].eq(next_near[k])]
+
+        # The score of the position for either side to move, registered with the counts (so
+        # that a search reads it in the clock the turn is done, with no arithmetic on its path).
+        if self.weights is not None:
+            w = self.weights
+            for k, out in ((0, self.black_score), (1, self.white_score)):
+                mine, theirs = k, 1 - k
+                plain = Signal(signed(16), name=f"plain_{k}")
+                m.d.comb += plain.eq(
+                    w["near"] * (next_near[mine].as_signed() - next_near[theirs].as_signed())
+                    - w["attack"] * next_attacks[theirs].as_signed()
+                )
+                with m.If(next_attacks[mine] != 0):
+                    m.d.sync += out.eq(w["own_attack"])
+                with m.Elif(next_attacks[theirs] >= 2):
+                    m.d.sync += out.eq(w["lost"])
+                with m.Elif(plain > w["clamp"]):
+                    m.d.sync += out.eq(w["clamp"])
+                with m.Elif(plain < -w["clamp"]):
+                    m.d.sync += out.eq(-w["clamp"])
+                with m.Else():
+                    m.d.sync += out.eq(plain)
 
         # The track-end write buffer: each clock, each bank takes its first pending write.
         load_writes = Signal()
         load_restores = Signal()
         taken = [Signal(name=f"taken_{i}") for i in range(4)]
-        for bank in range(4):
+        for bank in range(EDGE_BANKS):
             claimed = Const(0, 1)
             for i in range(4):
                 here = pending[i].valid & (edge_bank(pending[i].target) == bank)

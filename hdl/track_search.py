@@ -14,7 +14,7 @@ clock), and a side to move that must answer an attack gets one more ply. The sea
 whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
 """
 
-from amaranth import Cat, Module, Mux, Signal, Value, signed
+from amaranth import Cat, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -123,7 +123,16 @@ class TrackSearch(wiring.Component):
         c, r, max_depth = self.columns, self.rows, self.max_depth
         extensions = MAX_EXTENSIONS if self.evaluation else 0
         depth = max_depth + extensions  # plies of the deepest path
-        m.submodules.board = board = TrackBoard(c, r, plies=depth)
+        weights = {
+            "near": NEAR_WEIGHT,
+            "attack": ATTACK_WEIGHT,
+            "own_attack": OWN_ATTACK,
+            "lost": LOST,
+            "clamp": CLAMP,
+        }
+        m.submodules.board = board = TrackBoard(
+            c, r, plies=depth, weights=weights if self.evaluation else None
+        )
         move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
         cursor = cursor_layout(c, r)
 
@@ -243,27 +252,10 @@ class TrackSearch(wiring.Component):
         horizon = ply >= iteration
 
         # The evaluation of the position after a move, for the side then to move (the mover's
-        # opponent), from the board's counts.
-        mine_attacks = Mux(mover_white, board.black_attacks, board.white_attacks)
+        # opponent): the board keeps it for both sides, registered.
         their_attacks = Mux(mover_white, board.white_attacks, board.black_attacks)
-        mine_near = Mux(mover_white, board.black_near, board.white_near)
-        their_near = Mux(mover_white, board.white_near, board.black_near)
         score = Signal(signed_score())
-        plain = Signal(signed(16))
-        m.d.comb += plain.eq(
-            NEAR_WEIGHT * (mine_near.as_signed() - their_near.as_signed())
-            - ATTACK_WEIGHT * their_attacks.as_signed()
-        )
-        with m.If(mine_attacks != 0):
-            m.d.comb += score.eq(OWN_ATTACK)
-        with m.Elif(their_attacks >= 2):
-            m.d.comb += score.eq(LOST)
-        with m.Elif(plain > CLAMP):
-            m.d.comb += score.eq(CLAMP)
-        with m.Elif(plain < -CLAMP):
-            m.d.comb += score.eq(-CLAMP)
-        with m.Else():
-            m.d.comb += score.eq(plain)
+        m.d.comb += score.eq(Mux(mover_white, board.black_score, board.white_score))
         extend = Signal()  # the side to move must answer an attack: one more ply
         if self.evaluation:
             m.d.comb += extend.eq((their_attacks != 0) & (ply < iteration + extensions))
