@@ -132,6 +132,42 @@ class TrackBoardSim:
         mask = (1 << self._index_bits) - 1
         return Candidate(x, y, Symbol(s), cursor & mask, cursor >> self._index_bits)
 
+    def step(
+        self,
+        index: int = 0,
+        symbol: int = 0,
+        *,
+        skip: tuple[int, int, Symbol] | None = None,
+        play: bool = True,
+        undo: bool = False,
+    ) -> Candidate | None:
+        """``NEXT`` (or, with ``undo``, ``UNDO_NEXT``) from (index, symbol): the legal move it
+        played (or, without ``play``, the candidate it found), passing over ``skip`` (torus x,
+        y, symbol); None when there is none. The move's wins are in :attr:`wins`."""
+        skip_x, skip_y, skip_symbol = skip or (0, 0, Symbol.CROSS)
+        self._run(
+            TrackOp.UNDO_NEXT if undo else TrackOp.NEXT,
+            cursor=index | symbol << self._index_bits,
+            play=play,
+            skip_valid=skip is not None,
+            skip_x=skip_x,
+            skip_y=skip_y,
+            skip_symbol=skip_symbol.value,
+        )
+        found, x, y, s, cursor = self._get(
+            "found", "cand_x", "cand_y", "cand_symbol", "next_cursor"
+        )
+        if not found:
+            return None
+        mask = (1 << self._index_bits) - 1
+        return Candidate(x, y, Symbol(s), cursor & mask, cursor >> self._index_bits)
+
+    @property
+    def wins(self) -> tuple[bool, bool, bool, bool]:
+        """What the last turn completed: white loop, white line, black loop, black line."""
+        names = ("white_loop", "white_line", "black_loop", "black_line")
+        return tuple(bool(w) for w in self._get(*names))
+
     def candidates(self) -> list[Candidate]:
         """Every candidate, in the board's order."""
         found, index, symbol = [], 0, 0

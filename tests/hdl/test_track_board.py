@@ -122,6 +122,75 @@ def test_perft_through_the_board_commands(board16, opening):
     assert board16.ply == 0
 
 
+def step_perft(board, depth: int) -> int:
+    """The legal move sequences of ``depth`` plies, through NEXT and UNDO_NEXT alone (as the
+    search walks the tree): each command plays the next legal move, passing over illegal ones."""
+    if depth == 0:
+        return 1
+    total = 0
+    played = board.step()
+    while played is not None:
+        won = any(board.wins)
+        total += 0 if won and depth > 1 else step_perft(board, depth - 1)
+        played = board.step(played.next_index, played.next_symbol, undo=True)
+    return total
+
+
+@pytest.mark.parametrize("opening", ["@0+", "@0/ @1+", "@0+ B1\\ A2/"])
+def test_perft_through_next_and_undo_next(board16, opening):
+    position = Position.from_moves(opening.split())
+    board16.new_game()
+    for move in opening.split():
+        board16.play(move)
+    board16.compact()
+    for depth in (1, 2, 3):
+        assert step_perft(board16, depth) == position.perft(depth), (opening, depth)
+    assert board16.ply == 0
+
+
+def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
+    """On random positions: NEXT without play finds the first candidate at or after the cursor
+    that is not the skip move, and plays nothing; with play, it plays the first such candidate
+    whose turn is legal (the model's first legal one), and the board's ply goes up by one."""
+    rng = random.Random(77)
+    checked = 0
+    for _ in range(12):
+        moves = random_game(rng, rng.randrange(2, 25), 16, 16)
+        board16.new_game()
+        order = TrackOrder()
+        for move in moves:
+            assert board16.play(move).legal
+            order.play(move)
+        board16.compact()
+        order.compact()
+        expected = model_candidates(order, 16, 16)
+        if order.position.is_over or len(expected) < 2:
+            continue
+        skip = expected[rng.randrange(len(expected))]
+        rest = [c for c in expected if c != skip]
+        found = board16.step(skip=(skip[0], skip[1], board_symbol(skip[2])), play=False)
+        assert (found.x, found.y, found.symbol.value) == rest[0]
+        assert board16.ply == 0
+        legal = []
+        for x, y, s in rest:
+            cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+            try:
+                order.play(order.position.move_at(cell, SYMBOLS[s]))
+            except ValueError:
+                continue
+            order.pop()
+            legal.append((x, y, s))
+        played = board16.step(skip=(skip[0], skip[1], board_symbol(skip[2])))
+        if not legal:
+            assert played is None and board16.ply == 0
+            continue
+        assert (played.x, played.y, played.symbol.value) == legal[0]
+        assert board16.ply == 1
+        board16.undo()
+        checked += 1
+    assert checked >= 6
+
+
 def test_plies_beyond_the_stack_are_refused():
     with TrackBoardSim((8, 8), plies=2) as board:
         board.new_game()
