@@ -14,7 +14,7 @@ clock), and a side to move that must answer an attack gets one more ply. The sea
 whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
 """
 
-from amaranth import Cat, Module, Mux, Signal, Value
+from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -330,11 +330,27 @@ class TrackSearch(wiring.Component):
                 m.d.sync += [have_first.eq(1), first_move.eq(move)]
             with m.If(mover_won | other_won):
                 back_up(Mux(mover_won, win_score, -win_score), move, place)
-            with m.Elif(~horizon | extend):
+            with m.Elif(~horizon | extend):  # the child is a node: its first step at once
                 enter_node(ply, -parent_beta, -parent_alpha)
-                m.next = "NEXT"
+                first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
                 back_up(-score if self.evaluation else Value.cast(0), move, place)
+
+        def first_step(has_first, first_move_v, cursor_v):
+            """A node's next step: its first move (PV or killer) if it has one yet to try, else
+            its next legal move after ``cursor_v``."""
+            with m.If(has_first):
+                with m.If(spent):
+                    m.next = "ABORT"
+                with m.Else():
+                    set_at(moves, first_move_v)
+                    m.d.sync += first_pending.eq(0)
+                    command(TrackOp.PLY)
+                    m.next = "PLAY"
+            with m.Else():
+                next_move(cursor_v, first, first_valid)
+                command(TrackOp.NEXT)
+                m.next = "CANDIDATE"
 
         def enter_node(p, a, b):
             """Start searching the node at ply ``p`` (the board's) with the window (a, b)."""
@@ -393,18 +409,7 @@ class TrackSearch(wiring.Component):
                 with m.If(abort_now):
                     m.next = "UNWIND"
                 with m.Else():
-                    with m.If(first_pending):
-                        with m.If(spent):
-                            m.next = "ABORT"
-                        with m.Else():
-                            set_at(moves, first)
-                            m.d.sync += first_pending.eq(0)
-                            command(TrackOp.PLY)
-                            m.next = "PLAY"
-                    with m.Else():
-                        next_move(cursor_here, first, first_valid)
-                        command(TrackOp.NEXT)
-                        m.next = "CANDIDATE"
+                    first_step(first_pending, first, cursor_here)
             with m.State("CANDIDATE"):  # NEXT or UNDO_NEXT: the node's next legal move, played
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
