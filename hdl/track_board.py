@@ -165,7 +165,8 @@ class TrackBoard(wiring.Component):
     candidate whose turn is illegal is passed over for the next one, so that ``found`` means a
     legal ply was stacked (``cand_*`` is its move, ``next_cursor`` the place after it); without
     ``play`` nothing is played (``found``: there is such a candidate). ``UNDO_NEXT`` takes back
-    the last ply and then does ``NEXT`` from ``cursor`` (the parent's place). With ``plies``
+    the last ply and then, with ``proceed``, does ``NEXT`` from ``cursor`` (the parent's place).
+    With ``plies``
     stacked, ``NEXT`` plays nothing: ``found`` 0, verdict ``OVERFLOW``.
 
     Parameters
@@ -195,6 +196,10 @@ class TrackBoard(wiring.Component):
         Where ``CANDIDATE``, ``NEXT`` and ``UNDO_NEXT`` start.
     play, skip_valid, skip_x, skip_y, skip_symbol : In(...)
         For ``NEXT`` and ``UNDO_NEXT``: play the candidate found; a move to pass over.
+    proceed : In(1)
+        For ``UNDO_NEXT``: go on to ``NEXT`` (else stop as ``UNDO`` does). ``UNDO_NEXT`` takes
+        ``proceed``, ``cursor``, ``play`` and the skip move when its ply is taken back, not when
+        it starts, so they may be settled in the clocks after the command.
     found : Out(1)
         After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
         ``cand_symbol``; ``next_cursor`` is the place just after it.
@@ -206,7 +211,7 @@ class TrackBoard(wiring.Component):
     white_score, black_score : Out(signed(12))
         With ``weights`` (a dict: ``near``, ``attack``, ``own_attack``, ``lost``, ``clamp``),
         the score of the position for white, or black, to move (:func:`~trax_fpga.host.trackeval.
-        track_score`), updated with the counts; 0 without.
+        track_score`), one clock after the counts; 0 without.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
@@ -244,6 +249,7 @@ class TrackBoard(wiring.Component):
                 "ply": Out(range(plies + 1)),
                 "cursor": In(cursor_layout(c, r)),
                 "play": In(1),
+                "proceed": In(1),
                 "skip_valid": In(1),
                 "skip_x": In(range(c)),
                 "skip_y": In(range(r)),
@@ -526,20 +532,20 @@ class TrackBoard(wiring.Component):
                 ]
             m.d.sync += [attacks[k].eq(next_attacks[k]), near[k].eq(next_near[k])]
 
-        # The score of the position for either side to move, registered with the counts (so
-        # that a search reads it in the clock the turn is done, with no arithmetic on its path).
+        # The score of the position for either side to move, from the counts, registered: it
+        # is that of the position one clock after the counts change.
         if self.weights is not None:
             w = self.weights
             for k, out in ((0, self.black_score), (1, self.white_score)):
                 mine, theirs = k, 1 - k
                 plain = Signal(signed(16), name=f"plain_{k}")
                 m.d.comb += plain.eq(
-                    w["near"] * (next_near[mine].as_signed() - next_near[theirs].as_signed())
-                    - w["attack"] * next_attacks[theirs].as_signed()
+                    w["near"] * (near[mine].as_signed() - near[theirs].as_signed())
+                    - w["attack"] * attacks[theirs].as_signed()
                 )
-                with m.If(next_attacks[mine] != 0):
+                with m.If(attacks[mine] != 0):
                     m.d.sync += out.eq(w["own_attack"])
-                with m.Elif(next_attacks[theirs] >= 2):
+                with m.Elif(attacks[theirs] >= 2):
                     m.d.sync += out.eq(w["lost"])
                 with m.Elif(plain > w["clamp"]):
                     m.d.sync += out.eq(w["clamp"])
@@ -804,16 +810,16 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
-        def next_candidate(limit, level):
-            """Go on with NEXT's candidates at ``n_cursor`` (``limit``: the frontier's length,
+        def next_candidate(limit, level, place=n_cursor):
+            """Go on with NEXT's candidates at ``place`` (``limit``: the frontier's length,
             ``level``: the board's ply)."""
-            m.d.sync += [f_symbol.eq(n_cursor.symbol), stepping.eq(1), then_next.eq(0)]
-            read_frontier(n_cursor.index)
-            with m.If(n_cursor.index >= limit):
+            m.d.sync += [f_symbol.eq(place.symbol), stepping.eq(1), then_next.eq(0)]
+            read_frontier(place.index)
+            with m.If(place.index >= limit):
                 m.d.sync += self.found.eq(0)
                 finish(Verdict.LEGAL)
                 m.next = "IDLE"
-            with m.Elif(c_valid & (c_level == level) & (n_cursor.index == c_index)):
+            with m.Elif(c_valid & (c_level == level) & (place.index == c_index)):
                 m.d.sync += [fx.eq(c_x), fy.eq(c_y), use_cache.eq(1)]
                 m.next = "CAND_FIT"
             with m.Else():
@@ -849,8 +855,16 @@ class TrackBoard(wiring.Component):
                 ]
                 with m.If(c_level >= self.ply):  # the position it was read in is gone
                     m.d.sync += c_valid.eq(0)
-                with m.If(then_next):
-                    next_candidate(turn_f_mark, self.ply - 1)
+                with m.If(then_next & self.proceed):
+                    # UNDO_NEXT: its terms are taken now (the search may settle them while the
+                    # ply is being taken back).
+                    m.d.sync += [
+                        n_cursor.eq(self.cursor),
+                        n_play.eq(self.play),
+                        n_skip_valid.eq(self.skip_valid),
+                        n_skip.eq(Cat(self.skip_x, self.skip_y, self.skip_symbol)),
+                    ]
+                    next_candidate(turn_f_mark, self.ply - 1, self.cursor)
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"

@@ -215,6 +215,7 @@ class TrackSearch(wiring.Component):
         cmd_skip = Signal(move_layout)  # the move it tried first,
         cmd_skip_valid = Signal()
         cmd_play = Signal()  # and whether the budget lets it play one more
+        cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
         with m.If(searching):
             m.d.comb += [
                 board.start.eq(go),
@@ -224,6 +225,7 @@ class TrackSearch(wiring.Component):
                 board.symbol.eq(move_here.symbol),
                 board.cursor.eq(cmd_cursor),
                 board.play.eq(cmd_play),
+                board.proceed.eq(cmd_proceed),
                 board.skip_valid.eq(cmd_skip_valid),
                 board.skip_x.eq(cmd_skip.x),
                 board.skip_y.eq(cmd_skip.y),
@@ -295,11 +297,12 @@ class TrackSearch(wiring.Component):
                 cmd_play.eq(~spent),
             ]
 
-        def back_up(v, move, place):
+        def back_up(v, move, place, *, issued=False):
             """``v`` is the score of ``move``, the move of the parent node (the board's ply
             less one), whose candidates go on at ``place``: the parent takes the score, and the
             board takes the move back, then (without a cutoff) plays the parent's next legal
-            move."""
+            move. With ``issued``, the board's UNDO_NEXT went out already: only whether it
+            proceeds, and its terms, are settled here (before the ply is taken back)."""
             with m.If(v > parent_best):
                 set_at(best, v, parent)
                 with m.If(parent == 0):
@@ -309,7 +312,9 @@ class TrackSearch(wiring.Component):
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
                 set_at(killer, move, parent)
                 set_at(killer_valid, 1, parent)
-                command(TrackOp.UNDO)
+                m.d.sync += cmd_proceed.eq(0)
+                if not issued:
+                    command(TrackOp.UNDO)
                 m.next = "UNDO_WAIT"
             with m.Else():
                 with m.If(v > parent_alpha):
@@ -319,7 +324,9 @@ class TrackSearch(wiring.Component):
                     Mux(parent == 0, result, parent_killer),
                     Mux(parent == 0, have_result, parent_killer_valid),
                 )
-                command(TrackOp.UNDO_NEXT)
+                m.d.sync += cmd_proceed.eq(1)
+                if not issued:
+                    command(TrackOp.UNDO_NEXT)
                 m.next = "CANDIDATE"
 
         def played(move, place):
@@ -328,13 +335,15 @@ class TrackSearch(wiring.Component):
             m.d.comb += counted.eq(1)
             with m.If((ply == 1) & ~have_first):  # a root move was played
                 m.d.sync += [have_first.eq(1), first_move.eq(move)]
-            with m.If(mover_won | other_won):
-                back_up(Mux(mover_won, win_score, -win_score), move, place)
-            with m.Elif(~horizon | extend):  # the child is a node: its first step at once
+            with m.If(~(mover_won | other_won) & (~horizon | extend)):  # the child is a node
                 enter_node(ply, -parent_beta, -parent_alpha)
                 first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
-                back_up(-score if self.evaluation else Value.cast(0), move, place)
+                # A leaf: the board takes it back at once, while its score is compared in the
+                # next clock (LEAF), which settles whether the board goes on to the next move.
+                m.d.sync += cmd_proceed.eq(0)
+                command(TrackOp.UNDO_NEXT)
+                m.next = "LEAF"
 
         def first_step(has_first, first_move_v, cursor_v):
             """A node's next step: its first move (PV or killer) if it has one yet to try, else
@@ -431,6 +440,16 @@ class TrackSearch(wiring.Component):
                         m.next = "NEXT"
                     with m.Else():
                         played(parent_move, parent_cursor)
+            with m.State("LEAF"):  # the board is taking the leaf back; its score is here now
+                with m.If(abort_now):
+                    m.next = "UNWIND_WAIT"
+                with m.Else():
+                    leaf = Mux(
+                        mover_won | other_won,
+                        Mux(mover_won, win_score, -win_score),
+                        -score if self.evaluation else Value.cast(0),
+                    )
+                    back_up(leaf, parent_move, parent_cursor, issued=True)
             with m.State("UNDO_WAIT"):  # a cutoff: the move is taken back, the node returns
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"

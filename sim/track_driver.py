@@ -149,6 +149,7 @@ class TrackBoardSim:
             TrackOp.UNDO_NEXT if undo else TrackOp.NEXT,
             cursor=index | symbol << self._index_bits,
             play=play,
+            proceed=undo,
             skip_valid=skip is not None,
             skip_x=skip_x,
             skip_y=skip_y,
