@@ -12,13 +12,14 @@ board is left as it was and the sticky ``overflow`` flag is raised. Forced tiles
 outside the box, so only the placed tile can grow it (by one row or one column).
 """
 
-from amaranth import Cat, Module, Mux, Signal
+from amaranth import Cat, Module, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .legality import ArrayLegality, Tile, board_layout, check_window
+from .cell_rules import grow_box, placement
+from .legality import ArrayLegality, board_layout, check_window
 from .planes import Planes
-from .types import Symbol
+from .types import Symbol, Tile, Verdict
 
 __all__ = ["Board", "BoardOp", "Verdict", "grow_box", "placement"]
 
@@ -28,59 +29,6 @@ class BoardOp(enum.Enum, shape=1):
 
     NEW_GAME = 0
     PLAY = 1
-
-
-class Verdict(enum.Enum, shape=4):
-    """The verdict on a move: legal, or why not (``OVERFLOW``: not judged, see the module)."""
-
-    LEGAL = 0
-    GAME_OVER = 1  # the game was already won (given by the rules core, not the board)
-    FIRST_MOVE = 2  # on the empty board only @0+ or @0/ at the window's origin
-    OCCUPIED = 3  # the cell holds a tile
-    NOT_ADJACENT = 4  # the cell shares no edge with a tile
-    MISMATCH = 5  # no variant of the symbol matches the neighbours (or no such symbol)
-    DEAD = 6  # after some round an empty cell has three same-colour edges entering
-    CONFLICT = 7  # two tiles forced in the same round disagree on their shared edge
-    OVERFLOW = 8  # not judged: the box plus its ring would no longer fit the window
-
-    @property
-    def legal(self) -> bool:
-        return self is Verdict.LEGAL
-
-
-_WHITE_FIRST = {Symbol.CROSS: Tile.NS, Symbol.SLASH: Tile.NW, Symbol.BACKSLASH: Tile.NE}
-_BLACK_FIRST = {Symbol.CROSS: Tile.EW, Symbol.SLASH: Tile.SE, Symbol.BACKSLASH: Tile.SW}
-
-
-def placement(m: Module, fit, symbol, empty=0) -> tuple[Signal, Signal, Signal]:
-    """The tile for ``symbol`` in a cell with fit mask ``fit``: (white_first fits, black_first
-    fits, the tile to place: the white-first variant if it fits or the board is ``empty``)."""
-    white_first = Signal()
-    black_first = Signal()
-    place_tile = Signal(Tile)
-    with m.Switch(symbol):
-        for s in Symbol:
-            with m.Case(s):
-                bit = 2 * s.value
-                m.d.comb += [white_first.eq(fit[bit]), black_first.eq(fit[bit + 1])]
-                with m.If(empty | white_first):
-                    m.d.comb += place_tile.eq(_WHITE_FIRST[s])
-                with m.Else():
-                    m.d.comb += place_tile.eq(_BLACK_FIRST[s])
-    return white_first, black_first, place_tile
-
-
-def grow_box(m: Module, pos, lo, size, extent: int) -> tuple[Signal, Signal]:
-    """The new (min, size) along one axis of the torus when a tile goes at ``pos``."""
-    offset = Mux(pos >= lo, pos - lo, pos + extent - lo)  # (pos - lo) mod extent
-    new_lo = Signal.like(lo, name=f"{lo.name}_grown")
-    new_size = Signal.like(size, name=f"{size.name}_grown")
-    m.d.comb += [new_lo.eq(lo), new_size.eq(size)]
-    with m.If(offset == size):  # just past the max edge
-        m.d.comb += new_size.eq(size + 1)
-    with m.Elif(offset == extent - 1):  # just before the min edge
-        m.d.comb += [new_lo.eq(pos), new_size.eq(size + 1)]
-    return new_lo, new_size
 
 
 class Board(wiring.Component):

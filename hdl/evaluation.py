@@ -21,7 +21,7 @@ from amaranth.lib.wiring import In, Out
 from ..host.hweval import ATTACK, ATTACK_WIN, CORNER, POSITIONAL_LIMIT
 from .legality import check_window
 from .planes import Planes
-from .rules_core import Colour
+from .types import SCORE_BITS, Colour, signed_score
 
 __all__ = ["SCORE_BITS", "Evaluation", "signed_score"]
 
@@ -30,13 +30,6 @@ NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 AXIS = {NORTH: EAST, SOUTH: EAST, EAST: SOUTH, WEST: SOUTH}
 #: Tree levels between two registers of the counting trees.
 LEVELS_PER_STAGE = 3
-
-SCORE_BITS = 13  # holds +-INFINITY of the search
-
-
-def signed_score():
-    """The shape of a score: signed, holding +-INFINITY."""
-    return signed(SCORE_BITS)
 
 
 class Evaluation(wiring.Component):

@@ -11,11 +11,13 @@ white edges, bit d for direction d (N=0, E=1, S=2, W=3). The value 0 (no white e
 so the same 4 bits also say whether a cell is empty.
 """
 
-from amaranth import Cat, Module, Signal, Value
-from amaranth.lib import data, enum, wiring
+from amaranth import Cat, Module, Signal
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from .cell_rules import FIT_ORDER, cell_rules
 from .planes import Planes
+from .types import Tile
 
 __all__ = [
     "FIT_ORDER",
@@ -30,27 +32,6 @@ __all__ = [
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 
 
-class Tile(enum.Enum, shape=4):
-    """A cell of the board: empty, or a placed tile valued as the mask of its white edges.
-
-    The values are those of ``trax_fpga.host.tiles.Tile``; ``EMPTY`` is the mask with no white edge.
-    """
-
-    EMPTY = 0b0000
-    NS = 0b0101  # '+' white N-S (white-first)
-    EW = 0b1010  # '+' black-first
-    NW = 0b1001  # '/' white N-W (white-first)
-    SE = 0b0110  # '/' black-first
-    NE = 0b0011  # '\' white N-E (white-first)
-    SW = 0b1100  # '\' black-first
-
-
-#: The placed tiles in the order of the bits of a fit mask: bit i is ``FIT_ORDER[i]``, the same
-#: order as ``list(trax_fpga.host.tiles.Tile)``. Symbol s has its two variants at bits 2s
-#: (white-first) and 2s+1 (black-first).
-FIT_ORDER = (Tile.NS, Tile.EW, Tile.NW, Tile.SE, Tile.NE, Tile.SW)
-
-
 def check_window(width: object, height: object) -> tuple[int, int]:
     """Validate a window size; the box plus its empty ring must fit in it at least once."""
     for name, value in (("width", width), ("height", height)):
@@ -62,49 +43,6 @@ def check_window(width: object, height: object) -> tuple[int, int]:
 def board_layout(width: int, height: int, element) -> data.ArrayLayout:
     """A W x H array of ``element``, indexed ``[y][x]`` (rows of columns)."""
     return data.ArrayLayout(data.ArrayLayout(element, width), height)
-
-
-def cell_rules(known: list[Value], white: list[Value]) -> dict:
-    """The rules of empty cells from the edges their neighbours present, bit-parallel.
-
-    ``known[d]`` and ``white[d]`` are equal-width values, one bit per cell: the cell has a
-    neighbour in direction d, and that neighbour presents a white edge. The same formulas serve
-    one cell (width 1) and a whole window (one bit per cell). Returns ``fit`` (six values, one per
-    ``FIT_ORDER`` tile), ``forced``, ``tile`` (four values: the forced tile's white edges) and
-    ``dead``; the caller masks out occupied cells.
-    """
-    whites = [white[d] & known[d] for d in range(4)]
-    blacks = [known[d] & ~white[d] for d in range(4)]
-
-    def at_least(bits, n):
-        pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
-        if n == 2:
-            terms = [bits[a] & bits[b] for a, b in pairs]
-        else:
-            terms = [bits[a] & bits[b] & bits[c] for a, b in pairs for c in range(b + 1, 4)]
-        result = terms[0]
-        for term in terms[1:]:
-            result = result | term
-        return result
-
-    white3, black3 = at_least(whites, 3), at_least(blacks, 3)
-    white2 = at_least(whites, 2) & ~white3
-    black2 = at_least(blacks, 2) & ~black3
-    dead = white3 | black3
-    fit = []
-    for tile in FIT_ORDER:
-        match = None
-        for d in range(4):
-            # A white edge of the tile must not face black, a black edge must not face white.
-            ok = ~blacks[d] if (tile.value >> d) & 1 else ~whites[d]
-            match = ok if match is None else match & ok
-        fit.append(match)
-    return {
-        "fit": fit,
-        "forced": ~dead & (white2 | black2),
-        "tile": [(white2 & whites[d]) | (~white2 & ~blacks[d]) for d in range(4)],
-        "dead": dead,
-    }
 
 
 class CellLegality(wiring.Component):

@@ -22,11 +22,10 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import bits_for
 
-from .board import Verdict
 from .legality import check_window
 from .notation import BoxMapper, MoveDecoder, MoveEncoder, NotationError, move_layout
-from .rules_core import Colour, Command, Outcome
-from .types import Symbol
+from .track_rules import Command, Outcome
+from .types import Colour, Symbol, Verdict
 
 __all__ = [
     "DEFAULT_MAX_LINE",

@@ -11,41 +11,13 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import Board, BoardOp, Verdict
-from .legality import Tile, board_layout, check_window
-from .types import Symbol
+from .board import Board, BoardOp
+from .legality import board_layout, check_window
+from .track_rules import Command, Outcome, end_turn
+from .types import Colour, Symbol, Tile, Verdict
 from .wins import WinDetector
 
 __all__ = ["Colour", "Command", "Outcome", "Phase", "RulesCore", "Verdict", "end_turn"]
-
-
-class Command(enum.Enum, shape=1):
-    """A command to the rules core."""
-
-    NEW_GAME = 0
-    PLAY = 1
-
-
-class Colour(enum.Enum, shape=1):
-    """A side, valued as in the reference engine (``trax_fpga.host.tiles.Colour``)."""
-
-    BLACK = 0
-    WHITE = 1
-
-
-class Outcome(enum.Enum, shape=3):
-    """How the game stands after the last move."""
-
-    NONE = 0
-    WHITE_LOOP = 1
-    WHITE_LINE = 2
-    BLACK_LOOP = 3
-    BLACK_LINE = 4
-
-    @property
-    def text(self) -> str:
-        """As the reference prints it: ``white-loop`` ... or ``none``."""
-        return self.name.lower().replace("_", "-")
 
 
 class Phase(enum.Enum, shape=2):
@@ -54,30 +26,6 @@ class Phase(enum.Enum, shape=2):
     IDLE = 0
     BOARD = 1  # placement and forced play
     WINS = 2  # win detection
-
-
-def end_turn(m: Module, turn, outcome, wins) -> None:
-    """In the clock a legal turn ends: set ``outcome`` from what it completed and pass the move.
-
-    ``wins`` has ``white_loop``, ``white_line``, ``black_loop`` and ``black_line``. The mover wins
-    if it completed a loop or line, even if the opponent did too; a loop is named before a line.
-    """
-    mover_white = turn == Colour.WHITE
-    mover = [Mux(mover_white, wins.white_loop, wins.black_loop),
-             Mux(mover_white, wins.white_line, wins.black_line)]  # fmt: skip
-    other = [Mux(mover_white, wins.black_loop, wins.white_loop),
-             Mux(mover_white, wins.black_line, wins.white_line)]  # fmt: skip
-    loop_of = [Outcome.BLACK_LOOP, Outcome.WHITE_LOOP]
-    line_of = [Outcome.BLACK_LINE, Outcome.WHITE_LINE]
-    with m.If(mover[0]):
-        m.d.sync += outcome.eq(Mux(mover_white, loop_of[1], loop_of[0]))
-    with m.Elif(mover[1]):
-        m.d.sync += outcome.eq(Mux(mover_white, line_of[1], line_of[0]))
-    with m.Elif(other[0]):
-        m.d.sync += outcome.eq(Mux(mover_white, loop_of[0], loop_of[1]))
-    with m.Elif(other[1]):
-        m.d.sync += outcome.eq(Mux(mover_white, line_of[0], line_of[1]))
-    m.d.sync += turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
 
 
 class RulesCore(wiring.Component):

@@ -12,12 +12,11 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import Verdict
 from .protocol import rules_signature, search_signature
-from .rules_core import Colour, Command, Outcome, end_turn
 from .track_board import TrackOp, check_torus
+from .track_rules import Command, Outcome, end_turn
 from .track_search import TrackSearch
-from .types import Symbol
+from .types import Colour, Symbol, Verdict
 
 __all__ = ["TrackGame"]
 

@@ -21,11 +21,8 @@ from amaranth.lib.wiring import In, Out
 from ..host.hweval import MAX_EXTENSIONS
 from ..host.hwsearch import INFINITY, MATE_BOUND, WIN
 from ..host.trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
-from .board import Verdict
-from .evaluation import signed_score
-from .rules_core import Colour
 from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
-from .types import Symbol
+from .types import Colour, Symbol, Verdict, signed_score
 
 __all__ = ["TrackSearch"]
 
