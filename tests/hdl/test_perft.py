@@ -1,4 +1,4 @@
-"""Hardware perft against the reference engine's golden counts (RULES.md)."""
+"""Hardware perft on the block-RAM board against the reference engine (RULES.md's counts)."""
 
 import pytest
 
@@ -27,13 +27,35 @@ def test_perft_5_from_the_empty_board():
     assert list(rtl_perft(5))[4] == f"5 {PERFT[5]}"
 
 
-def test_perft_from_human_game_positions(unit):
-    for _, _, moves in record_lines("human_games.txt")[:4]:
-        position = Position.from_moves(moves.split()[:3])
-        for depth in (1, 2):
-            count, cycles = unit.count(position, depth)
-            assert count == position.perft(depth), " ".join(moves.split()[:3])
-            assert cycles > 0
+def recorded_positions() -> list[list[str]]:
+    """The first few moves of some human games (different lengths, so different boxes)."""
+    games = record_lines("human_games.txt")
+    return [moves.split()[:n] for (_, _, moves), n in zip(games[:4], (2, 3, 4, 6), strict=True)]
+
+
+def test_perft_from_recorded_positions(unit):
+    """Depths 1 to 3 from four recorded positions, and 4 from the first: each equals the
+    reference engine's ``perft``."""
+    checked = 0
+    for moves in recorded_positions():
+        position = Position.from_moves(moves)
+        unit.load(moves)
+        for depth in (1, 2, 3, 4) if len(moves) == 2 else (1, 2, 3):
+            count, cycles = unit.count(depth)
+            assert count == position.perft(depth), (moves, depth)
+            assert cycles > count
+            checked += 1
+    assert checked == 13
+
+
+def test_a_won_position_has_no_children(unit):
+    """Two of the moves here close a loop: the sequences through them end there, in the
+    gateware as in the reference engine."""
+    moves = ["@0/", "A2\\"]
+    position = Position.from_moves(moves)
+    unit.load(moves)
+    assert [unit.count(depth)[0] for depth in (1, 2, 3)] == [18, 352, 8272]
+    assert [position.perft(depth) for depth in (1, 2, 3)] == [18, 352, 8272]
 
 
 def test_trax_perft_backend_rtl(capsys):
