@@ -37,7 +37,7 @@ class TrackGame(wiring.Component):
     Members
     -------
     rules : In(rules_signature(C, R))
-        As :class:`~.rules_core.RulesCore` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
+        As :class:`~.track_rules.TrackRules` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
         the verdict, the outcome, the box. A ``cmd_valid`` pulse is kept until it is served.
     search : In(search_signature(C, R))
         Choose a move for the side to move (a torus cell and a symbol).
@@ -50,6 +50,8 @@ class TrackGame(wiring.Component):
         Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
     nodes, cycles : Out(32)
         Of the last search.
+    depth : Out(8)
+        The deepest iteration the last search completed.
     """
 
     def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
@@ -67,6 +69,7 @@ class TrackGame(wiring.Component):
                 "overflow": Out(1),
                 "nodes": Out(32),
                 "cycles": Out(32),
+                "depth": Out(8),
             }
         )
 
@@ -92,6 +95,7 @@ class TrackGame(wiring.Component):
             search.symbol.eq(core.symbol),
             self.nodes.eq(core.nodes),
             self.cycles.eq(core.cycles),
+            self.depth.eq(core.depth),
             self.overflow.eq(core.overflow),
             rules.box_x.eq(core.box_x),
             rules.box_y.eq(core.box_y),

@@ -1,7 +1,7 @@
 """The rules of a game on the block-RAM board: new game, play, the verdict and the outcome.
 
-The same commands and verdicts as :class:`~.rules_core.RulesCore`, on a
-:class:`~.track_board.TrackBoard` torus instead of a window of cells: the board finds loops and
+The first design's commands and verdicts (a rules core over a window of cells, now in the git
+history), on a :class:`~.track_board.TrackBoard` torus: the board finds loops and
 lines as it places tiles, so a move costs its placements and nothing more.
 """
 
@@ -72,13 +72,20 @@ class TrackRules(wiring.Component):
 
     Members
     -------
-    cmd_valid, cmd, x, y, symbol, outside, busy, done, verdict, outcome, turn, overflow,
-    box_x, box_y, box_w, box_h, empty :
-        As for :class:`~.rules_core.RulesCore`.
+    cmd_valid, cmd, x, y, symbol, outside : In(...)
+        The command (``outside``: the cell is beyond the ring of the box, so not adjacent).
+    busy, done, verdict, outcome : Out(...)
+        The handshake, and the verdict on the move and the outcome after it.
+    turn : Out(Colour)
+        The side to move.
+    overflow : Out(1)
+        Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
+    box_x, box_y, box_w, box_h, empty : Out(...)
+        The box of the tiles in play (torus cell of its min corner and size; ``empty``: none).
     tiles : Out(range(C * R + 1))
         Tiles the last move placed (its own and the forced ones).
     cycles : Out(16)
-        Clocks of the last command, counted as :class:`~.rules_core.RulesCore` counts them.
+        Clocks of the last command, from ``cmd_valid`` to ``done``.
     peek_x, peek_y, peek_tile :
         Read one cell while idle (see :class:`~.track_board.TrackBoard`).
     """

@@ -133,9 +133,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     """Judge games read from files or standard input, one verdict line per game line.
 
     With ``--backend rtl`` every verdict comes from the gateware rules core, simulated on
-    Verilator: by default the board in block RAM on a 64 x 64 torus (``--core track``), or the
-    first design's window of cells (``--core window``, 18 x 18). A game that outgrows the torus
-    or window is not judged: its line reads ``window-overflow``, and the exit status is 1.
+    Verilator: the board in block RAM on a 64 x 64 torus (``--torus``). A game that outgrows the
+    torus is not judged: its line reads ``window-overflow``, and the exit status is 1.
     """
     overflowed = []
     if args.backend == "rtl":
@@ -146,12 +145,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
             raise TraxError(
                 "the gateware plays unlimited Trax only: drop --variant or use --backend ref"
             )
-        if args.window is None:
-            args.window = 64 if args.core == "track" else 18
         from .sim.verilator import reporting
 
         with _simulation(), Status() as status, reporting(status.say):
-            rules = RtlRules((args.window, args.window), "verilator", core=args.core)
+            rules = RtlRules((args.torus, args.torus), "verilator")
 
         def judge(moves: list[str]) -> str:
             try:
@@ -182,9 +179,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
             rules.close()
     if overflowed:
         print(
-            f"trax: error: {len(overflowed)} game(s) outgrew the {args.window}x{args.window} "
-            f"{'torus' if args.core == 'track' else 'window'} and were not judged "
-            "(use a larger --window)",
+            f"trax: error: {len(overflowed)} game(s) outgrew the {args.torus}x{args.torus} "
+            "torus and were not judged (use a larger --torus)",
             file=sys.stderr,
         )
         return 1
@@ -806,16 +802,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
     )
     p.add_argument(
-        "--core",
-        choices=("track", "window"),
-        default="track",
-        help="rtl: the board in block RAM (track, default) or the window of cells",
-    )
-    p.add_argument(
-        "--window",
-        type=_positive,
-        default=None,
-        help="rtl: the torus (track: a power of two, default 64) or window (default 18) size",
+        "--torus",
+        type=_torus,
+        default=64,
+        help="rtl: the block-RAM board's torus, a power of two (default 64, the ULX3S's)",
     )
     add_variant(p)
 

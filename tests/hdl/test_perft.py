@@ -1,8 +1,10 @@
 """Hardware perft on the block-RAM board against the reference engine (RULES.md's counts)."""
 
 import pytest
+from amaranth.back import verilog
 
 from trax_fpga.cli import main
+from trax_fpga.hdl.track_perft import TrackPerft
 from trax_fpga.host.position import Position
 from trax_fpga.sim.perft_driver import RtlPerft, rtl_perft
 
@@ -63,3 +65,16 @@ def test_trax_perft_backend_rtl(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["1 2", "2 24", "3 432"]
     assert out[3].startswith("cycles ")
+
+
+def test_trax_perft_backend_rtl_refuses_the_8x8_variant(capsys):
+    assert main(["perft", "2", "--backend", "rtl", "--variant", "8x8"]) == 1
+    assert "the gateware plays unlimited Trax only" in capsys.readouterr().err
+
+
+def test_the_perft_unit_checks_its_parameters_and_converts():
+    with pytest.raises(ValueError, match="max_depth must be a positive integer, not 0"):
+        TrackPerft(16, 16, 0)
+    with pytest.raises(ValueError, match="power of two of at least 8, not 12"):
+        TrackPerft(12, 16, 4)
+    assert "module perft" in verilog.convert(TrackPerft(8, 8, 3), name="perft")
