@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from amaranth import signed
 from amaranth.lib import enum
 
 from ..host import tiles
@@ -10,26 +9,16 @@ from ..host import tiles
 __all__ = [
     "EAST",
     "NORTH",
-    "SCORE_BITS",
     "SOUTH",
     "WEST",
     "Colour",
     "Symbol",
     "Tile",
     "Verdict",
-    "signed_score",
 ]
 
 #: The edge directions, as the bits of a tile's mask (``trax_fpga.host.tiles``).
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
-
-#: Bits of a search score: it holds +-INFINITY of the search (``trax_fpga.host.hwsearch``).
-SCORE_BITS = 13
-
-
-def signed_score():
-    """The shape of a search score: signed, holding +-INFINITY."""
-    return signed(SCORE_BITS)
 
 
 class Symbol(enum.Enum, shape=2):

@@ -140,3 +140,18 @@ def test_trax_best_backend_rtl(capsys):
     assert out[-1] == str(model.move)
     assert "agrees" in out[-2]
     assert f"{model.nodes} nodes in " in out[-3] and " cycles, score " in out[-3]
+
+
+def test_the_gateware_constants_are_the_models():
+    """hdl/scores.py restates the models' scores and weights (the gateware imports no host
+    module for them): they must be equal."""
+    from trax_fpga.hdl import scores
+    from trax_fpga.host import hweval, hwsearch, trackeval
+
+    for name in ("WIN", "MATE_BOUND", "INFINITY"):
+        assert getattr(scores, name) == getattr(hwsearch, name), name
+    assert scores.MAX_EXTENSIONS == hweval.MAX_EXTENSIONS
+    for name in ("OWN_ATTACK", "LOST", "NEAR_WEIGHT", "ATTACK_WEIGHT", "CLAMP"):
+        assert getattr(scores, name) == getattr(trackeval, name), name
+    assert -(1 << (scores.SCORE_BITS - 1)) < -scores.INFINITY
+    assert scores.INFINITY < 1 << (scores.SCORE_BITS - 1)
