@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """Hardware perft on the block-RAM board against the reference engine (RULES.md's counts)."""
 
 import pytest
