@@ -3,8 +3,7 @@
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles)
-#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [WINDOW=N] [TOP=player|rules|track]
-#                  [PLAYER_BOARD=track|window]
+#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
 PYTHON ?= python3.11
@@ -14,12 +13,11 @@ STAMP  := $(VENV)/.installed
 PORT   ?=
 BAUD   ?= 19200
 BOARD  ?= ulx3s_85f
-WINDOW ?=
+TORUS  ?=
 TOP    ?=
 WEB    ?=
 # The browser of the web page's test (tests/web): Debian's Chromium, installed by `make test`.
 CHROMIUM ?= /usr/bin/chromium
-PLAYER_BOARD ?=
 
 # The venv's programs (the YoWASP tools among them) for every recipe and the tests they run.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -77,13 +75,10 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
-	$(BIN)/python -m trax_fpga.sim.bench_rules --window 18x18 --backend verilator
-	$(BIN)/python -m trax_fpga.sim.search_bench --perft
 	$(BIN)/python -m trax_fpga.sim.track_bench
 
 bitstream: $(STAMP)
-	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(WINDOW),--window $(WINDOW),) $(if $(TOP),--top $(TOP),) \
-		$(if $(PLAYER_BOARD),--player-board $(PLAYER_BOARD),)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)
 
 plans: $(STAMP)
 	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done

@@ -2,13 +2,12 @@
 
 Artix-7 is a part allowed by the FPT2016 Trax design competition. Vivado is not available on
 these machines, so only the build plan (Verilog, XDC, Tcl and the script that runs Vivado) is
-generated; the window is an estimate from the ECP5 figures, not a measured fit.
+generated; the torus is an estimate, not a measured fit.
 
 =================  ==========================================================================
-window             player 10 x 10 cells, the rules core alone 20 x 20 cells (estimates from
-                   the ECP5 figures, unverified)
-track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (an
-                   estimate: its memories need about 250 kbit of the part's 4.9 Mbit, unverified)
+torus              the complete player and the block-RAM rules core alone (``--top track``) on
+                   64 x 64 cells (an estimate: the board's memories need about 250 kbit of the
+                   part's 4.9 Mbit, unverified)
 clock              100 MHz oscillator on E3, used directly (no MMCM); reset button C2
 UART               FT2232HQ channel B on the USB port: FPGA rx A9, tx D10; 8N1, 19200 baud
 LEDs               LD4 (H5) playing, LD5 (J5) thinking, LD6 (T9) colour, LD7 (T10) error
@@ -27,14 +26,12 @@ BOARD = BoardSpec(
     name="arty_a7",
     title="Arty A7-100T (Artix-7 XC7A100T)",
     platform=ArtyA7_100Platform,
-    window=(10, 10),
-    rules_window=(20, 20),
+    torus=(64, 64),
     clock_hz=100e6,
     uart=("uart", 0),
     uart_pins={"rx": "A9", "tx": "D10"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("H5", "J5", "T9", "T10"),
-    track_torus=(64, 64),
     program="openFPGALoader -b arty_a7_100t build/arty_a7/top.bit",
     toolchain="vivado",
 )

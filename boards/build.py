@@ -1,14 +1,13 @@
 """Build a board's bitstream with the open YoWASP tools, or write a vendor board's build plan.
 
-Run with ``python -m trax_fpga.boards.build BOARD [--window 16] [--top player|rules|track]
-[--player-board track|window] [--plan-only]``. The build goes to ``build/<board>/``: the
-bitstream (``top.bin`` for iCE40, ``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log
-``top.tim`` and JSON report ``top.report.json``, and ``report.json`` with the figures
-(:class:`~.report.BuildReport`), whose table row is printed. The complete player is built on the
-board file's ``player_board`` (``track``: the block-RAM board, the window is its torus;
-``window``: the first design's per-cell windows) unless ``--player-board`` says otherwise. The
-exit status is 0 when the design meets timing at the board's clock, 2 when it does not (the
-bitstream and the report are still written), 1 on error.
+Run with ``python -m trax_fpga.boards.build BOARD [--torus 32] [--top player|track]
+[--plan-only]``. The build goes to ``build/<board>/``: the bitstream (``top.bin`` for iCE40,
+``top.bit`` for ECP5), Yosys's log ``top.rpt``, nextpnr's log ``top.tim`` and JSON report
+``top.report.json``, and ``report.json`` with the figures (:class:`~.report.BuildReport`),
+whose table row is printed. Both designs keep the board in block RAM, on the board file's
+``torus`` unless ``--torus`` says otherwise. The exit status is 0 when the design meets timing at
+the board's clock, 2 when it does not (the bitstream and the report are still written), 1 on
+error.
 
 With ``--plan-only`` (always, for the vendor boards) the build plan is extracted instead:
 the Verilog, the constraints and the script that runs the vendor tools (``build_top.sh``).
@@ -29,12 +28,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from .report import BuildReport, summarise
-from .spec import PLAYER_BOARDS, BoardSpec
-from .top import TOPS, BoardTop, make_design, player_available
+from .spec import BoardSpec
+from .top import TOPS, BoardTop, make_design
 
 __all__ = [
     "BOARDS",
@@ -172,26 +170,20 @@ def _commit() -> str:
     return head + ("+dirty" if dirty else "")
 
 
-def _top(spec: BoardSpec, top: str, window: tuple[int, int], player_board: str | None) -> BoardTop:
-    options = spec.player_options_for(player_board)
-    design = make_design(top, window, spec.clock_hz, spec.baud, options)
+def _top(spec: BoardSpec, top: str, torus: tuple[int, int]) -> BoardTop:
+    design = make_design(top, torus, spec.clock_hz, spec.baud, spec.player_options)
     return BoardTop(design, spec)
 
 
 def plan(
     spec: BoardSpec,
     top: str,
-    window: tuple[int, int],
+    torus: tuple[int, int],
     build_dir: Path,
-    *,
-    player_board: str | None = None,
 ) -> list[Path]:
-    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written.
-
-    ``player_board`` is the complete player's board (default: the board file's).
-    """
+    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written."""
     platform = spec.platform()
-    build_plan = platform.build(_top(spec, top, window, player_board), name="top", do_build=False)
+    build_plan = platform.build(_top(spec, top, torus), name="top", do_build=False)
     build_plan.extract(build_dir)
     return sorted(build_dir / name for name in build_plan.files)
 
@@ -199,17 +191,14 @@ def plan(
 def build(
     spec: BoardSpec,
     top: str,
-    window: tuple[int, int],
+    torus: tuple[int, int],
     build_dir: Path,
     *,
     seed: int = 1,
     nextpnr_opts: str = "",
-    player_board: str | None = None,
 ) -> BuildReport:
-    """Build ``top`` on ``spec`` with the open tools into ``build_dir``; its figures.
-
-    ``nextpnr_opts`` are added to nextpnr's options (after the board file's own);
-    ``player_board`` is the complete player's board (default: the board file's).
+    """Build ``top`` on ``spec`` (a C x R ``torus``) with the open tools into ``build_dir``; its
+    figures. ``nextpnr_opts`` are added to nextpnr's options (after the board file's own).
     """
     if spec.plan_only:
         raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
@@ -231,7 +220,7 @@ def build(
     )
     commit = _commit()
     start = time.monotonic()
-    design = _top(spec, top, window, player_board)
+    design = _top(spec, top, torus)
     try:
         with private_yowasp_cache():
             platform.build(
@@ -243,20 +232,20 @@ def build(
     report = summarise(
         board=spec.name,
         top=top,
-        window=window,
+        window=torus,
         clock_hz=spec.clock_hz,
         family=family,
         nextpnr_report=(build_dir / "top.report.json").read_text(),
         yosys_log=(build_dir / "top.rpt").read_text(),
         seconds=seconds,
         commit=commit,
-        player_options=spec.player_options_for(player_board) if top == "player" else {},
+        player_options={**spec.player_options, "board": "track"} if top == "player" else {},
     )
     (build_dir / "report.json").write_text(report.to_json())
     return report
 
 
-def _window(text: str) -> tuple[int, int]:
+def _torus(text: str) -> tuple[int, int]:
     try:
         parts = [int(part) for part in text.lower().split("x")]
     except ValueError:
@@ -264,7 +253,7 @@ def _window(text: str) -> tuple[int, int]:
     if len(parts) == 1:
         parts *= 2
     if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"window must look like 16 or 16x12, not {text!r}")
+        raise argparse.ArgumentTypeError(f"torus must look like 32 or 64x32, not {text!r}")
     return parts[0], parts[1]
 
 
@@ -274,36 +263,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("board", choices=BOARDS, help="the board to build for")
     parser.add_argument(
-        "--window", type=_window, help="window size, N or WxH (default: the board file's)"
+        "--torus",
+        type=_torus,
+        help="the block-RAM board's torus, N or CxR, powers of two (default: the board file's)",
     )
     parser.add_argument(
         "--top",
         choices=TOPS,
-        help="the design: the complete player, the rules core alone behind a UART, or the "
-        "block-RAM rules core alone (track: --window is its torus, powers of two) "
-        "(default: player when trax_fpga.hdl.player and .search exist, else rules)",
+        default="player",
+        help="the design: the complete player (default) or the block-RAM rules core alone "
+        "behind a UART (track)",
     )
     parser.add_argument(
         "--plan-only", action="store_true", help="write the build plan, do not run the tools"
     )
     parser.add_argument(
-        "--player-board",
-        "--board",
-        choices=PLAYER_BOARDS,
-        help="the complete player's board: track (one block-RAM board for the game and the "
-        "search; --window is its torus, powers of two) or window (the first design: per-cell "
-        "windows) (default: the board file's player_board)",
-    )
-    parser.add_argument(
         "--build-dir", type=Path, help="where to build (default: build/<board>, or build/<board>-"
-        "<top>-<W>x<H> when --window or --top is given)"
+        "<top>-<C>x<R> when --torus or --top is given)"
     )  # fmt: skip
-    parser.add_argument(
-        "--win-serial",
-        action=argparse.BooleanOptionalAction,
-        help="the player's rules core floods one colour at a time (less logic, more clocks; "
-        "default: the board file's player_options; the window player only)",
-    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -312,46 +289,20 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         spec = load_board(args.board)
-        player_board = args.player_board or spec.player_board
-        if args.win_serial is not None and player_board != "window":
-            raise ValueError(
-                "--win-serial is an option of the window player's rules core: add "
-                "--player-board window"
-            )
-        if args.win_serial is not None:
-            # The window player's options: the board file's if it builds that player, else none.
-            base = spec.player_options_for("window")
-            base.pop("board")
-            rules_options = dict(base.get("rules_options", {}))
-            rules_options["win_serial"] = args.win_serial
-            spec = replace(
-                spec, player_board="window", player_options={**base, "rules_options": rules_options}
-            )
-        top = args.top or ("player" if player_available() else "rules")
-        if args.top is None and top == "rules":
-            print("note: trax_fpga.hdl.player or .search not found; building the rules core alone")
-        window = args.window or spec.window_for(top, player_board)
+        top = args.top
+        torus = args.torus or spec.torus
         build_dir = args.build_dir
         if build_dir is None:
             build_dir = Path("build") / spec.name
-            if args.window or args.top or args.player_board or args.win_serial is not None:
-                design = f"{top}-{player_board}" if top == "player" else top
-                build_dir = Path("build") / f"{spec.name}-{design}-{window[0]}x{window[1]}"
-                if args.win_serial is not None:
-                    build_dir = build_dir.with_name(
-                        build_dir.name + ("-serial" if args.win_serial else "-parallel")
-                    )
+            if args.torus or top != "player":
+                build_dir = Path("build") / f"{spec.name}-{top}-{torus[0]}x{torus[1]}"
         if args.plan_only or spec.plan_only:
-            files = plan(spec, top, window, build_dir, player_board=player_board)
-            design = f"{top} ({player_board} board)" if top == "player" else top
-            print(f"build plan for {spec.title}, {design} {window[0]}x{window[1]}, in {build_dir}:")
+            files = plan(spec, top, torus, build_dir)
+            print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")
             for path in files:
                 print(f"  {path}")
             return 0
-        report = build(
-            spec, top, window, build_dir,
-            seed=args.seed, nextpnr_opts=args.nextpnr_opts, player_board=player_board,
-        )  # fmt: skip
+        report = build(spec, top, torus, build_dir, seed=args.seed, nextpnr_opts=args.nextpnr_opts)
     except (ValueError, OSError, BuildFailedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -2,22 +2,21 @@
 
 Cyclone is a family allowed by the FPT2016 Trax design competition. Quartus is not available on
 these machines, so only the build plan (Verilog, QSF, SDC and the script that runs Quartus) is
-generated; the window is an estimate from the ECP5 figures, not a measured fit.
+generated; the torus is an estimate, not a measured fit.
 
 The DE0-CV has no USB-serial bridge: the UART is on the GPIO 0 header (JP1), for a 3.3 V
 USB-serial adapter (its TXD to pin 1, its RXD to pin 2, GND to pin 12).
 
 =================  ==========================================================================
-window             player 6 x 6 cells, the rules core alone 12 x 12 cells (estimates from the
-                   ECP5 figures, unverified)
-track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (an
-                   estimate: its memories need about 250 kbit of the part's 3 Mbit, unverified)
+torus              the complete player and the block-RAM rules core alone (``--top track``) on
+                   64 x 64 cells (an estimate: the board's memories need about 250 kbit of the
+                   part's 3 Mbit, unverified)
 clock              50 MHz oscillator CLOCK_50 on M9, used directly (no PLL)
-UART               GPIO 0 (JP1) pin 1 = GPIO_0[0] (N16) rx, pin 2 = GPIO_0[1] (B16) tx;
-                   3.3-V LVTTL, 8N1, 19200 baud
+UART               GPIO 0 (JP1) pin 1 = GPIO_0[0] (N16) rx, pin 2 = GPIO_0[1] (B16) tx; 3.3-V LVTTL,
+                   8N1, 19200 baud
 LEDs               LEDR0 (AA2) playing, LEDR1 (AA1) thinking, LEDR2 (W2) colour, LEDR3 (Y3) error
-programming        ``quartus_pgm --mode JTAG --operation "P;build/de0_cv/top.sof"``, after
-                   running ``build_top.sh`` in ``build/de0_cv/`` with Quartus on the PATH
+programming        ``quartus_pgm --mode JTAG --operation "P;build/de0_cv/top.sof"``, after running
+                   ``build_top.sh`` in ``build/de0_cv/`` with Quartus on the PATH
 =================  ==========================================================================
 """
 
@@ -48,14 +47,12 @@ BOARD = BoardSpec(
     name="de0_cv",
     title="DE0-CV (Cyclone V 5CEBA4)",
     platform=_platform,
-    window=(6, 6),
-    rules_window=(12, 12),
+    torus=(64, 64),
     clock_hz=50e6,
     uart=("gpio_uart", 0),
     uart_pins={"rx": "N16", "tx": "B16"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("AA2", "AA1", "W2", "Y3"),
-    track_torus=(64, 64),
     program='quartus_pgm --mode JTAG --operation "P;build/de0_cv/top.sof"',
     toolchain="quartus",
 )

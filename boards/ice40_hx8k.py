@@ -1,28 +1,27 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-player             the complete player on one block-RAM board (``player_board="track"``): a
-                   32 x 32 torus, the track torus below (built at commit a70917e: 6868 of 7680
-                   logic cells, 89%; 2053 FFs; 18 of 32 block RAMs, every memory in block
-                   RAM; 48.2 MHz routed against the 12 MHz clock; 55 s; 28.6 MHz at e58bda6,
-                   before the evaluation's counts were registered; this is ``make test``'s
-                   build)
-window             the first design (``--player-board window``: per-cell rules core and
-                   search) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers
-                   and the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%;
-                   1388 FFs; 43.5 MHz routed against the 12 MHz clock; 132 s). 5 x 5 routed
-                   before the search's evaluation (commit 41ee13d: 93%, 41.7 MHz) but needs
-                   7834 LUT4 since, even with the serial win flood. The rules core alone
-                   7 x 7 cells (an estimate from synthesis: 8 x 8 needs 7236 LUT4 of 7680)
-track torus        the block-RAM rules core alone (``--top track``) 32 x 32 cells (built at
-                   commit 4465484: 2796 of 7680 logic cells, 36%; 18 of 32 block RAMs;
-                   55.9 MHz routed; 41 s; ``make test`` builds it). 64 x 32 routed with all
-                   32 block RAMs (50.0 MHz); 64 x 64 needs 64, twice the part's
+player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``; built at
+                   commit a70917e: 6868 of 7680 logic cells, 89%; 2053 FFs; 18 of 32 block RAMs,
+                   every memory in block RAM; 48.2 MHz routed against the 12 MHz clock; 55 s;
+                   28.6 MHz at e58bda6, before the evaluation's counts were registered; this is
+                   ``make test``'s build)
+window (history)   the first design (per-cell rules core and search, removed since; in the git
+                   history) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers and
+                   the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%; 1388 FFs;
+                   43.5 MHz routed against the 12 MHz clock; 132 s). 5 x 5 routed before the
+                   search's evaluation (commit 41ee13d: 93%, 41.7 MHz) but needs 7834 LUT4 since,
+                   even with the serial win flood. The rules core alone 7 x 7 cells (an estimate
+                   from synthesis: 8 x 8 needs 7236 LUT4 of 7680)
+track torus        the block-RAM rules core alone (``--top track``) on the same torus (built at
+                   commit 4465484: 2796 of 7680 logic cells, 36%; 18 of 32 block RAMs; 55.9 MHz
+                   routed; 41 s; ``make test`` builds it). 64 x 32 routed with all 32 block RAMs
+                   (50.0 MHz); 64 x 64 needs 64, twice the part's
 clock              12 MHz oscillator on J3, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
 LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error
-programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4 and 1-3, see
-                   the board's user guide) or ``iceprog build/ice40_hx8k/top.bin`` (flash)
+programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4 and 1-3, see the
+                   board's user guide) or ``iceprog build/ice40_hx8k/top.bin`` (flash)
 =================  ==========================================================================
 """
 
@@ -36,15 +35,11 @@ BOARD = BoardSpec(
     name="ice40_hx8k",
     title="iCE40-HX8K Breakout (iCE40 HX8K)",
     platform=ICE40HX8KBEVNPlatform,
-    window=(4, 4),
-    rules_window=(7, 7),
+    torus=(32, 32),
     clock_hz=12e6,
     uart=("uart", 0),
     uart_pins={"rx": "B10", "tx": "B12"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("C3", "B3", "C4", "C5"),
-    track_torus=(32, 32),
-    # The complete player on one block-RAM board, the torus above (see the docstring).
-    player_board="track",
     program="iceprog -S build/ice40_hx8k/top.bin",
 )

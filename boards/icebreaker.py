@@ -1,26 +1,26 @@
 """iCEBreaker with an iCE40 UP5K (SG48): the small open board.
 
 =================  ==========================================================================
-player             the complete player on one block-RAM board (``player_board="track"``): a
-                   32 x 32 torus with a 3-ply mate search (the evaluation's logic does not fit
-                   beside the board: with it, 6792 of 5280 logic cells at commit e58bda6). Built
-                   at commit a70917e: 5089 of 5280 logic cells, 96%; 1417 FFs; 18 of 30 block
-                   RAMs; 19.2 MHz routed against the 12 MHz clock; 49 s
-window             the first design (``--player-board window``) 3 x 3 cells (built at commit
-                   0f2e67c, with the evaluation, killers and the boards' 6-ply clock-budget search:
-                   5116 of 5280 logic cells, 97%; 1136 FFs; 18.8 MHz routed against the 12 MHz
-                   clock; 79 s). A 3 x 3 window holds only the first move (box plus one ring): the
-                   board plays nothing longer. 4 x 4 routed before the search's evaluation (commit
-                   41ee13d: 95%, 19.0 MHz) but needs 117% since (112% with the serial win flood).
-                   The rules core alone 4 x 4 cells (built: 40% of the cells, 24.1 MHz; 6 x 6 places
-                   at 79% but did not route in the time tried)
-track torus        the block-RAM rules core alone (``--top track``) 32 x 32 cells (built at
-                   commit 4465484: 2800 of 5280 logic cells, 53%; 18 of 30 block RAMs;
-                   19.3 MHz routed; 53 s). 64 x 32 needs 32 block RAMs
+player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
+                   3-ply mate search (the evaluation's logic does not fit beside the board: with it,
+                   6792 of 5280 logic cells at commit e58bda6). Built at commit a70917e: 5089 of
+                   5280 logic cells, 96%; 1417 FFs; 18 of 30 block RAMs; 19.2 MHz routed against the
+                   12 MHz clock; 49 s
+window (history)   the first design (per-cell, removed since; in the git history) 3 x 3 cells (built
+                   at commit 0f2e67c, with the evaluation, killers and the boards' 6-ply
+                   clock-budget search: 5116 of 5280 logic cells, 97%; 1136 FFs; 18.8 MHz routed
+                   against the 12 MHz clock; 79 s). A 3 x 3 window holds only the first move (box
+                   plus one ring): the board plays nothing longer. 4 x 4 routed before the search's
+                   evaluation (commit 41ee13d: 95%, 19.0 MHz) but needs 117% since (112% with the
+                   serial win flood). The rules core alone 4 x 4 cells (built: 40% of the cells,
+                   24.1 MHz; 6 x 6 places at 79% but did not route in the time tried)
+track torus        the block-RAM rules core alone (``--top track``) on the same torus (built at
+                   commit 4465484: 2800 of 5280 logic cells, 53%; 18 of 30 block RAMs; 19.3 MHz
+                   routed; 53 s). 64 x 32 needs 32 block RAMs
 clock              12 MHz oscillator on pin 35, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx pin 6, tx pin 9; 8N1, 19200 baud
-LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking,
-                   LED3 (27) colour, red LED (11) error
+LEDs               green LED (37) playing, break-off PMOD LED2 (pin 26 via PMOD2) thinking, LED3
+                   (27) colour, red LED (11) error
 programming        ``iceprog build/icebreaker/top.bin``
 =================  ==========================================================================
 
@@ -45,15 +45,12 @@ BOARD = BoardSpec(
     name="icebreaker",
     title="iCEBreaker (iCE40 UP5K)",
     platform=_platform,
-    window=(3, 3),
-    rules_window=(4, 4),
+    torus=(32, 32),
     clock_hz=12e6,
     uart=("uart", 0),
     uart_pins={"rx": "6", "tx": "9"},
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 0)),
     led_pins=("37", "26", "27", "11"),
-    track_torus=(32, 32),
-    player_board="track",
     # The evaluation's logic does not fit the UP5K beside the board: a 3-ply mate searcher.
     player_options={"search_options": {"max_depth": 3, "evaluation": False}},
     program="iceprog build/icebreaker/top.bin",

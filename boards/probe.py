@@ -1,65 +1,32 @@
-"""The rules cores alone behind a UART, so that synthesis keeps all of it: tops for figures.
+"""The rules core alone behind a UART, so that synthesis keeps all of it: a top for figures.
 
-Synthesis removes logic whose outputs reach no pin. :class:`RulesProbe` keeps the
-:class:`~trax_fpga.hdl.rules_core.RulesCore` honest: its commands come from the UART, and every
-output the player would use (verdict, outcome, turn, overflow, box, and an XOR digest of all the
-board planes: white edges, tiles, new, occupied, frontier, fit) goes back over the UART, so no
-plane bit can be optimised away. :class:`TrackProbe` does the same for the block-RAM core
-:class:`~trax_fpga.hdl.track_rules.TrackRules`: its memories are read by the core itself (every
-verdict and outcome depends on them) and by the reply, which carries the tile now at the
-command's cell. Both have the pins of the complete player (``rx``, ``tx``, ``leds``), so a board
-top takes any of them.
+Synthesis removes logic whose outputs reach no pin. :class:`TrackProbe` keeps the block-RAM core
+:class:`~trax_fpga.hdl.track_rules.TrackRules` honest: its commands come from the UART, and
+every output the player would use (verdict, outcome, turn, overflow, box) goes back over the
+UART; its memories are read by the core itself (every verdict and outcome depends on them) and
+by the reply, which carries the tile now at the command's cell. It has the pins of the complete
+player (``rx``, ``tx``, ``leds``), so a board top takes either.
 
 The frames, 8N1 at the build's baud rate:
 
 - command, 3 bytes: ``[op, x, y]``; ``op`` bit 7 set is a new game (x, y ignored), clear is a
-  move of symbol ``op & 3`` (0 ``+``, 1 ``/``, 2 ``\\``) at window (or torus) cell (x, y). A move
-  outside the window is dropped (no reply) and lights the error LED.
-- reply, after each command: :class:`ProbeReply` (7 bytes) or :class:`TrackReply` (11 bytes).
+  move of symbol ``op & 3`` (0 ``+``, 1 ``/``, 2 ``\\``) at torus cell (x, y). A move outside
+  the torus is dropped (no reply) and lights the error LED.
+- reply, after each command: :class:`TrackReply` (11 bytes).
 """
 
 from amaranth import Cat, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from trax_fpga.hdl.board import Verdict
-from trax_fpga.hdl.legality import Tile
-from trax_fpga.hdl.rules_core import Colour, Command, Outcome, RulesCore
 from trax_fpga.hdl.track_board import check_torus
-from trax_fpga.hdl.track_rules import TrackRules
+from trax_fpga.hdl.track_rules import Command, Outcome, TrackRules
+from trax_fpga.hdl.types import Colour, Tile, Verdict
 from trax_fpga.hdl.uart import UART, divisor_for
 
-__all__ = [
-    "COMMAND_BYTES",
-    "REPLY_BYTES",
-    "TRACK_REPLY_BYTES",
-    "ProbeReply",
-    "RulesProbe",
-    "TrackProbe",
-    "TrackReply",
-    "xor_fold",
-]
+__all__ = ["COMMAND_BYTES", "TRACK_REPLY_BYTES", "TrackProbe", "TrackReply"]
 
 COMMAND_BYTES = 3
-
-
-class ProbeReply(data.Struct):
-    """The reply to a command, least significant byte first on the line."""
-
-    verdict: Verdict
-    outcome: Outcome
-    turn: Colour
-    overflow: 1
-    empty: 1
-    _pad: 6
-    box_x: 8
-    box_y: 8
-    box_w: 8
-    box_h: 8
-    digest: 8
-
-
-REPLY_BYTES = ProbeReply.as_shape().size // 8
 
 
 class TrackReply(data.Struct):
@@ -86,16 +53,6 @@ class TrackReply(data.Struct):
 
 
 TRACK_REPLY_BYTES = TrackReply.as_shape().size // 8
-
-
-def xor_fold(value: Value, width: int) -> Value:
-    """XOR of ``value`` cut into ``width``-bit words (zero-padded), as a balanced tree."""
-    value = Value.cast(value)
-    words = [value[i : i + width] for i in range(0, len(value), width)]
-    while len(words) > 1:
-        pairs = [a ^ b for a, b in zip(words[0::2], words[1::2], strict=False)]
-        words = pairs + words[len(pairs) * 2 :]
-    return words[0]
 
 
 class _UartProbe(wiring.Component):
@@ -193,13 +150,14 @@ class _UartProbe(wiring.Component):
         return m
 
 
-class RulesProbe(_UartProbe):
-    """A :class:`RulesCore` of W x H cells driven over an 8N1 UART (see the module for frames).
+class TrackProbe(_UartProbe):
+    """A :class:`~trax_fpga.hdl.track_rules.TrackRules` torus of C x R cells driven over an 8N1
+    UART (see the module for frames).
 
     Parameters
     ----------
-    width, height : int
-        The rules core's window, at most 256 x 256 (cells are one byte each on the line).
+    columns, rows : int
+        The torus, powers of two from 8 to 256 (cells are one byte each on the line).
     clk_freq : float
         The clock frequency in Hz, for the UART divisor.
     baud : int
@@ -213,41 +171,7 @@ class RulesProbe(_UartProbe):
         Serial output.
     leds : Out(4)
         Playing (a game is under way), thinking (the core is busy), colour (white to move), error
-        (the last command was refused or out of the window), as the player's LEDs.
-    """
-
-    reply_shape = ProbeReply
-
-    def __init__(self, width: int, height: int, clk_freq: float, baud: int = 19200):
-        for name, value in (("width", width), ("height", height)):
-            if not isinstance(value, int) or isinstance(value, bool) or not 3 <= value <= 256:
-                raise ValueError(f"window {name} must be an integer in 3..256, not {value!r}")
-        self.width, self.height = width, height
-        super().__init__(clk_freq, baud)
-
-    def core(self, m, x, y):
-        m.submodules.core = core = RulesCore(self.width, self.height)
-        return core
-
-    def in_range(self, x, y):
-        return (x < self.width) & (y < self.height)
-
-    def reply_fields(self, core):
-        # An XOR digest of every board plane, so that no plane bit can be optimised away.
-        planes = Cat(core.white, core.tiles, core.new, core.occupied, core.frontier, core.fit)
-        return {"digest": xor_fold(planes, 8)}
-
-
-class TrackProbe(_UartProbe):
-    """A :class:`~trax_fpga.hdl.track_rules.TrackRules` torus of C x R cells driven over an 8N1
-    UART (see the module for frames); the members are :class:`RulesProbe`'s.
-
-    Parameters
-    ----------
-    columns, rows : int
-        The torus, powers of two from 8 to 256 (cells are one byte each on the line).
-    clk_freq, baud :
-        As for :class:`RulesProbe`.
+        (the last command was refused or out of the torus), as the player's LEDs.
     """
 
     reply_shape = TrackReply

@@ -1,26 +1,22 @@
 """The board top: a design with ``rx``, ``tx`` and ``leds`` ports bound to a board's pins.
 
 :func:`make_design` makes the design to put on a board: the complete player
-(``trax_fpga.hdl.player.Player``, on one block-RAM board or, the first design, on per-cell
-windows: its ``board`` option), the rules core alone behind a UART
-(:class:`~trax_fpga.boards.probe.RulesProbe`) or the block-RAM rules core alone behind the same
-UART (:class:`~trax_fpga.boards.probe.TrackProbe`, ``track``: the window is its torus), all with
-the same pins.
+(``trax_fpga.hdl.player.Player``, the game and its search on one block-RAM board) or the
+block-RAM rules core alone behind a UART (:class:`~trax_fpga.boards.probe.TrackProbe`,
+``track``), both with the same pins.
 """
-
-import importlib.util
 
 from amaranth import Elaboratable, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import FFSynchronizer
 
-from .probe import RulesProbe, TrackProbe
+from .probe import TrackProbe
 from .spec import BoardSpec
 
-__all__ = ["TOPS", "BoardTop", "make_design", "player_available"]
+__all__ = ["TOPS", "BoardTop", "make_design"]
 
 #: The designs a board can be built with.
-TOPS = ("player", "rules", "track")
+TOPS = ("player", "track")
 
 #: How a real board searches: by the clock alone (half a second per move, the player's default
 #: ``think_time``), no node limit, iterations up to 6 plies (the simulations keep the player's
@@ -28,43 +24,27 @@ TOPS = ("player", "rules", "track")
 BOARD_SEARCH = {"budget": 2**32 - 1, "search_options": {"max_depth": 6}}
 
 
-def player_available() -> bool:
-    """Whether the player and the search it needs (``trax_fpga.hdl.player``, ``.search``) exist."""
-    return all(
-        importlib.util.find_spec(f"trax_fpga.hdl.{name}") is not None
-        for name in ("player", "search")
-    )
-
-
 def make_design(
     top: str,
-    window: tuple[int, int],
+    torus: tuple[int, int],
     clk_freq: float,
     baud: int,
     player_options: dict | None = None,
 ):
-    """The design ``top`` (one of :data:`TOPS`) for a W x H window at ``clk_freq`` Hz (for
-    ``track``, a C x R torus: powers of two).
-
-    ``player_options`` are more keyword arguments of the complete player (``top="player"``),
-    ``board`` among them (``"track"``: the window is its torus).
+    """The design ``top`` (one of :data:`TOPS`) on a C x R torus (powers of two) at ``clk_freq``
+    Hz. ``player_options`` are more keyword arguments of the complete player (``top="player"``).
     """
-    width, height = window
-    if top == "player":
-        if not player_available():
-            raise ValueError("top 'player' needs trax_fpga.hdl.player and .search: not there yet")
-        from trax_fpga.hdl.player import Player
-        from trax_fpga.hdl.track_board import check_torus
+    from trax_fpga.hdl.track_board import check_torus
 
-        if (player_options or {}).get("board") == "track":
-            check_torus(width, height)  # before the player exists (an unused one would warn)
+    columns, rows = check_torus(*torus)  # before the design exists (an unused one would warn)
+    if top == "player":
+        from trax_fpga.hdl.player import Player
+
         return Player(
-            width, height, clk_freq, baud=baud, **{**BOARD_SEARCH, **(player_options or {})}
+            columns, rows, clk_freq, baud=baud, **{**BOARD_SEARCH, **(player_options or {})}
         )
-    if top == "rules":
-        return RulesProbe(width, height, clk_freq, baud=baud)
     if top == "track":
-        return TrackProbe(width, height, clk_freq, baud=baud)
+        return TrackProbe(columns, rows, clk_freq, baud=baud)
     raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")
 
 

@@ -1,29 +1,27 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-player             the complete player on one block-RAM board (``player_board="track"``): a
-                   64 x 64 torus, the track torus below (built at commit a70917e: 7429 of
-                   83640 LUTs, 9%; 2286 FFs; 18 of 208 DP16KD, every memory in block RAM;
-                   44.1 MHz routed against the 25 MHz clock; 72 s; before the evaluation's
-                   counts were registered, commit e58bda6: 28.0 MHz). 128 x 128 routed at
-                   e58bda6 (8051 LUTs, 72 DP16KD, 26.1 MHz)
-window             the first design (``--player-board window``: per-cell rules core and
-                   search) 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers
-                   and the 6-ply clock-budget search: 20987 of 83640 LUTs, 25%; 3121 FFs;
-                   35.9 MHz routed against the 25 MHz clock; 1502 s, placement spread with
+player             the complete player on one block-RAM board: a 64 x 64 torus (``torus``; built at
+                   commit a70917e: 7429 of 83640 LUTs, 9%; 2286 FFs; 18 of 208 DP16KD, every memory
+                   in block RAM; 44.1 MHz routed against the 25 MHz clock; 72 s; before the
+                   evaluation's counts were registered, commit e58bda6: 28.0 MHz). 128 x 128 routed
+                   at e58bda6 (8051 LUTs, 72 DP16KD, 26.1 MHz)
+window (history)   the first design (per-cell rules core and search, removed since; in the git
+                   history) 8 x 8 cells (built at commit 0f2e67c, with the evaluation, killers and
+                   the 6-ply clock-budget search: 20987 of 83640 LUTs, 25%; 3121 FFs; 35.9 MHz
+                   routed against the 25 MHz clock; 1502 s, placement spread with
                    ``--placer-heap-beta 0.6``, see ``overrides``). 10 x 10 routed before the
                    evaluation (commit 41ee13d: 32%, 31.2 MHz, 30 min) but with it did not finish
                    routing in 21.5 min here (38%, 22.7 MHz after placement). The rules core alone
                    12 x 12 cells (placed at 29% of the LUTs, 26.4 MHz estimated; routing not
                    finished here; 20 x 20 places at 88% but only reaches 18.4 MHz)
-track torus        the block-RAM rules core alone (``--top track``) 64 x 64 cells (built at
-                   commit 4465484: 3901 of 83640 LUTs, 5%; 18 of 208 DP16KD; 52.2 MHz
-                   routed; 61 s). 128 x 128 routed too (4028 LUTs, 72 DP16KD, 45.0 MHz)
+track torus        the block-RAM rules core alone (``--top track``) on the same torus (built at
+                   commit 4465484: 3901 of 83640 LUTs, 5%; 18 of 208 DP16KD; 52.2 MHz routed; 61 s).
+                   128 x 128 routed too (4028 LUTs, 72 DP16KD, 45.0 MHz)
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
-programming        ``openFPGALoader -b ulx3s build/ulx3s_85f/top.bit`` (SRAM; add ``-f`` for
-                   flash)
+programming        ``openFPGALoader -b ulx3s build/ulx3s_85f/top.bit`` (SRAM; add ``-f`` for flash)
 =================  ==========================================================================
 """
 
@@ -37,18 +35,15 @@ BOARD = BoardSpec(
     name="ulx3s_85f",
     title="ULX3S (ECP5 LFE5U-85F)",
     platform=ULX3S_85F_Platform,
-    window=(8, 8),
-    rules_window=(12, 12),
+    torus=(64, 64),
     clock_hz=25e6,
     uart=("uart", 0),
     uart_pins={"rx": "M1", "tx": "L4"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
     led_pins=("B2", "C2", "C1", "D2"),
-    track_torus=(64, 64),
-    # The complete player on one block-RAM board, the torus above (see the docstring).
-    player_board="track",
     program="openFPGALoader -b ulx3s build/ulx3s_85f/top.bit",
-    # At 10 x 10 nextpnr's default placement (density 0.9) left router2 stuck at 7400 overused
-    # wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
+    # At 10 x 10 (the first design) nextpnr's default placement (density 0.9) left router2 stuck
+    # at 7400 overused wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
+    # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
 )

@@ -436,7 +436,7 @@ class BoxMapper(wiring.Component):
     ``box_h`` its size. Column ``c`` names window column ``(box_x - 1 + c) mod width``; rows
     likewise. An empty board is a box of size 0 (``box_w`` or ``box_h`` zero): its only move,
     ``@0``, names ``(box_x, box_y)``, the cell the first tile goes to (as in the reference,
-    where the first tile lands at board (0, 0); ``hdl.board`` keeps the box at (0, 0) then).
+    where the first tile lands at board (0, 0); the board keeps the box at (0, 0) then).
 
     Parameters
     ----------

@@ -1,4 +1,5 @@
-"""The complete contest player: a UART, the protocol engine, the rules core and the search.
+"""The complete contest player: a UART, the protocol engine, and the game and its search on one
+block-RAM board.
 
 Everything a board needs between its serial pins and its LEDs; the board files (``boards/``) only
 add the clock, the pins and the reset.
@@ -6,15 +7,11 @@ add the clock, the pins and the reset.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from amaranth import Module, ResetInserter
+from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .legality import check_window
-from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach, check_engine_options
-from .rules_core import RulesCore
+from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, check_engine_options
 from .track_board import check_torus
 from .track_game import TrackGame
 from .uart import UART, divisor_for
@@ -31,12 +28,6 @@ DEFAULT_THINK_TIME = 0.5
 LED_NAMES = ("playing", "thinking", "colour", "error")
 
 
-def _default_search(width: int, height: int, **options):
-    from .search import Search
-
-    return Search(width, height, **options)
-
-
 class Player(wiring.Component):
     """A Trax player on one serial line, following the contest protocol.
 
@@ -45,8 +36,8 @@ class Player(wiring.Component):
     Parameters
     ----------
     width, height : int
-        The window of cells the board keeps (a game is played exactly while its box plus one
-        ring fits; see :class:`~trax_fpga.hdl.rules_core.RulesCore`).
+        The torus of the block-RAM board (powers of two, at least 8; a game is played exactly
+        while its box plus one ring fits; see :class:`~trax_fpga.hdl.track_board.TrackBoard`).
     clk_freq : int or float
         The clock frequency in Hz.
     baud : int
@@ -64,20 +55,8 @@ class Player(wiring.Component):
         one, is ``think_time * clk_freq`` clocks); 0.5 s by default, well inside the contest's
         1 s with the serial line's time added. Whichever budget is spent first stops it.
     search_options : dict
-        Keyword arguments of the search (e.g. ``max_depth``).
-    rules_options : dict
-        Keyword arguments of the game's :class:`~trax_fpga.hdl.rules_core.RulesCore` (e.g.
-        ``win_serial=True``, which saves area in an area-limited part for about twice the
-        clocks of win detection); none by default.
-    search : callable
-        ``search(width, height, **search_options)`` makes the search component; the default is
-        :class:`~trax_fpga.hdl.search.Search`. Another component with the same ports can stand
-        in for it (tests).
-    board : str
-        ``"window"`` (the default): the rules core and the search each keep a W x H window of
-        cells. ``"track"``: one block-RAM board for the game and the search
-        (:class:`~trax_fpga.hdl.track_game.TrackGame`); W x H is its torus (powers of two), and
-        ``search``, ``rules_options`` are not used.
+        Keyword arguments of the game's search (:class:`~trax_fpga.hdl.track_game.TrackGame`:
+        ``max_depth``, ``evaluation``).
 
     Members
     -------
@@ -99,7 +78,7 @@ class Player(wiring.Component):
     search_nodes, search_cycles : Out(32)
         Statistics of the last search.
     search_depth : Out(8)
-        The deepest completed iteration of the last search (0 when the search does not tell).
+        The deepest completed iteration of the last search.
     """
 
     def __init__(
@@ -115,16 +94,8 @@ class Player(wiring.Component):
         budget: int = DEFAULT_BUDGET,
         think_time: float = DEFAULT_THINK_TIME,
         search_options: dict | None = None,
-        search: Callable | None = None,
-        rules_options: dict | None = None,
-        board: str = "window",
     ):
-        self.width, self.height = check_window(width, height)
-        if board not in ("window", "track"):
-            raise ValueError(f"board must be 'window' or 'track', not {board!r}")
-        if board == "track":
-            check_torus(width, height)
-        self.board = board
+        self.width, self.height = check_torus(width, height)
         if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
             raise ValueError(f"clock frequency must be a positive number, not {clk_freq!r}")
         self.clk_freq = clk_freq
@@ -141,8 +112,6 @@ class Player(wiring.Component):
         if not 1 <= self.cycle_budget < 2**32:
             raise ValueError(f"think time {think_time!r} s is not 1 to 2**32 - 1 clocks")
         self.search_options = dict(search_options or {})
-        self.rules_options = dict(rules_options or {})
-        self._make_search = search or _default_search
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
         check_engine_options(team, opening, max_line)
         self.team = team
@@ -171,25 +140,17 @@ class Player(wiring.Component):
         wiring.connect(m, uart.rx_stream, engine.rx_stream)
         wiring.connect(m, engine.tx_stream, uart.tx_stream)
         m.d.comb += engine.framing_error.eq(uart.framing_error)
-        if self.board == "track":
-            m.submodules.game = game = TrackGame(w, h, **self.search_options)
-            wiring.connect(m, engine.rules, game.rules)
-            wiring.connect(m, engine.search, game.search)
-            m.d.comb += [
-                game.abort.eq(engine.search_abort),
-                game.budget.eq(self.budget),
-                game.cycle_budget.eq(self.cycle_budget),
-                self.search_nodes.eq(game.nodes),
-                self.search_cycles.eq(game.cycles),
-            ]
-        else:
-            search = self._window_game(m, engine)
-            m.d.comb += [
-                self.search_nodes.eq(search.nodes),
-                self.search_cycles.eq(search.cycles),
-            ]
-            if "depth" in search.signature.members:
-                m.d.comb += self.search_depth.eq(search.depth)
+        m.submodules.game = game = TrackGame(w, h, **self.search_options)
+        wiring.connect(m, engine.rules, game.rules)
+        wiring.connect(m, engine.search, game.search)
+        m.d.comb += [
+            game.abort.eq(engine.search_abort),
+            game.budget.eq(self.budget),
+            game.cycle_budget.eq(self.cycle_budget),
+            self.search_nodes.eq(game.nodes),
+            self.search_cycles.eq(game.cycles),
+            self.search_depth.eq(game.depth),
+        ]
         playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
         m.d.comb += [
             self.leds[0].eq(playing),
@@ -203,28 +164,3 @@ class Player(wiring.Component):
             self.rejected_lines.eq(engine.rejected_lines),
         ]
         return m
-
-    def _window_game(self, m, engine):
-        """The first design: a rules core and a search, each with its window of cells."""
-        w, h = self.width, self.height
-        m.submodules.rules = rules = RulesCore(w, h, **self.rules_options)
-        search = self._make_search(w, h, **self.search_options)
-        # A command that comes while the search runs restarts it from its reset state.
-        m.submodules.search = ResetInserter(engine.search_abort)(search)
-
-        attach(m, engine.rules, rules)
-        attach(m, engine.search, search)
-        if "budget" in search.signature.members:
-            m.d.comb += search.budget.eq(self.budget)
-        if "cycle_budget" in search.signature.members:
-            m.d.comb += search.cycle_budget.eq(self.cycle_budget)
-        m.d.comb += [
-            search.white.eq(rules.white),
-            search.box_x.eq(rules.box_x),
-            search.box_y.eq(rules.box_y),
-            search.box_w.eq(rules.box_w),
-            search.box_h.eq(rules.box_h),
-            search.empty.eq(rules.empty),
-            search.turn.eq(rules.turn),
-        ]
-        return search

@@ -3,9 +3,10 @@
 :class:`LineReader` splits the received bytes into lines (ended by LF, CR or CRLF; empty lines
 are skipped) and says what each line is: a command (``-T``, ``-W``, ``-B``), a move in notation,
 or a rejected line. :class:`ProtocolEngine` plays the game those lines ask for: it drives the
-rules core (:class:`~trax_fpga.hdl.rules_core.RulesCore`) and the search through the interfaces
-:func:`rules_signature` and :func:`search_signature`, and sends the team code and the board's
-moves. The policy for malformed and illegal input is in ``docs/protocol-policy.md``; in short:
+rules of the game and the search (:class:`~trax_fpga.hdl.track_game.TrackGame`) through the
+interfaces :func:`rules_signature` and :func:`search_signature`, and sends the team code and the
+board's moves. The policy for malformed and illegal input is in ``docs/protocol-policy.md``; in
+short:
 
 * ``-T``, ``-W`` and ``-B`` start afresh in every state (a running search is aborted).
 * A rejected line (not notation, longer than ``max_line``, or with a framing error or a byte
@@ -22,11 +23,9 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import bits_for
 
-from .board import Verdict
-from .legality import check_window
 from .notation import BoxMapper, MoveDecoder, MoveEncoder, NotationError, move_layout
-from .rules_core import Colour, Command, Outcome
-from .types import Symbol
+from .track_rules import Command, Outcome
+from .types import Colour, Symbol, Verdict
 
 __all__ = [
     "DEFAULT_MAX_LINE",
@@ -214,8 +213,18 @@ class LineReader(wiring.Component):
         return m
 
 
+def check_window(width: object, height: object) -> tuple[int, int]:
+    """Validate the size of the board the engine plays on (a torus): the box plus its empty ring
+    must fit in it at least once."""
+    for name, value in (("width", width), ("height", height)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 3:
+            raise ValueError(f"window {name} must be an integer of at least 3, not {value!r}")
+    return width, height
+
+
 def rules_signature(width: int, height: int) -> wiring.Signature:
-    """The rules core as the protocol engine drives it (the members of ``RulesCore`` it uses)."""
+    """The rules of a game as the protocol engine drives them (:class:`~.track_rules.TrackRules`,
+    :class:`~.track_game.TrackGame`)."""
     check_window(width, height)
     return wiring.Signature(
         {
@@ -238,7 +247,7 @@ def rules_signature(width: int, height: int) -> wiring.Signature:
 
 
 def search_signature(width: int, height: int) -> wiring.Signature:
-    """The search as the protocol engine drives it (the members of ``Search`` it uses)."""
+    """The search as the protocol engine drives it (:class:`~.track_game.TrackGame`)."""
     check_window(width, height)
     return wiring.Signature(
         {
@@ -303,7 +312,7 @@ class ProtocolEngine(wiring.Component):
     Parameters
     ----------
     width, height : int
-        The window of the rules core and the search.
+        The torus of the board the rules and the search play on (moves are its cells).
     team : str
         The two-character team code.
     opening : str or Symbol
@@ -320,11 +329,12 @@ class ProtocolEngine(wiring.Component):
     tx_stream : Out(stream.Signature(8))
         Bytes to send.
     rules : Out(rules_signature(width, height))
-        To the rules core (join with :func:`attach`).
+        To the rules of the game (:class:`~.track_game.TrackGame`'s ``rules``).
     search : Out(search_signature(width, height))
-        To the search; its other inputs (board, box, turn) come from the rules core.
+        To the search (:class:`~.track_game.TrackGame`'s ``search``), which searches the
+        game's position.
     search_abort : Out(1)
-        Strobe: stop the search now (reset it), a command came while it ran.
+        Strobe: give up the search now, a command came while it ran.
     game : Out(GameState)
     colour : Out(Colour)
         The board's colour in the current (or last) game.

@@ -49,9 +49,8 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
-from .board import Verdict, grow_box, placement
-from .legality import Tile, cell_rules
-from .types import Symbol
+from .cell_rules import cell_rules, grow_box, placement
+from .types import Symbol, Tile, Verdict
 
 __all__ = [
     "TrackBoard",

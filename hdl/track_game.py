@@ -12,12 +12,11 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import Verdict
 from .protocol import rules_signature, search_signature
-from .rules_core import Colour, Command, Outcome, end_turn
 from .track_board import TrackOp, check_torus
+from .track_rules import Command, Outcome, end_turn
 from .track_search import TrackSearch
-from .types import Symbol
+from .types import Colour, Symbol, Verdict
 
 __all__ = ["TrackGame"]
 
@@ -38,7 +37,7 @@ class TrackGame(wiring.Component):
     Members
     -------
     rules : In(rules_signature(C, R))
-        As :class:`~.rules_core.RulesCore` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
+        As :class:`~.track_rules.TrackRules` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
         the verdict, the outcome, the box. A ``cmd_valid`` pulse is kept until it is served.
     search : In(search_signature(C, R))
         Choose a move for the side to move (a torus cell and a symbol).
@@ -51,6 +50,8 @@ class TrackGame(wiring.Component):
         Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
     nodes, cycles : Out(32)
         Of the last search.
+    depth : Out(8)
+        The deepest iteration the last search completed.
     """
 
     def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
@@ -68,6 +69,7 @@ class TrackGame(wiring.Component):
                 "overflow": Out(1),
                 "nodes": Out(32),
                 "cycles": Out(32),
+                "depth": Out(8),
             }
         )
 
@@ -93,6 +95,7 @@ class TrackGame(wiring.Component):
             search.symbol.eq(core.symbol),
             self.nodes.eq(core.nodes),
             self.cycles.eq(core.cycles),
+            self.depth.eq(core.depth),
             self.overflow.eq(core.overflow),
             rules.box_x.eq(core.box_x),
             rules.box_y.eq(core.box_y),

@@ -1,21 +1,64 @@
 """The rules of a game on the block-RAM board: new game, play, the verdict and the outcome.
 
-The same commands and verdicts as :class:`~.rules_core.RulesCore`, on a
-:class:`~.track_board.TrackBoard` torus instead of a window of cells: the board finds loops and
+The first design's commands and verdicts (a rules core over a window of cells, now in the git
+history), on a :class:`~.track_board.TrackBoard` torus: the board finds loops and
 lines as it places tiles, so a move costs its placements and nothing more.
 """
 
 from amaranth import Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth.lib import enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .board import Verdict
-from .legality import Tile
-from .rules_core import Colour, Command, Outcome, end_turn
 from .track_board import TrackBoard, TrackOp, check_torus
-from .types import Symbol
+from .types import Colour, Symbol, Tile, Verdict
 
-__all__ = ["TrackRules"]
+__all__ = ["Command", "Outcome", "TrackRules", "end_turn"]
+
+
+class Command(enum.Enum, shape=1):
+    """A command to the rules of a game."""
+
+    NEW_GAME = 0
+    PLAY = 1
+
+
+class Outcome(enum.Enum, shape=3):
+    """How the game stands after the last move."""
+
+    NONE = 0
+    WHITE_LOOP = 1
+    WHITE_LINE = 2
+    BLACK_LOOP = 3
+    BLACK_LINE = 4
+
+    @property
+    def text(self) -> str:
+        """As the reference prints it: ``white-loop`` ... or ``none``."""
+        return self.name.lower().replace("_", "-")
+
+
+def end_turn(m: Module, turn, outcome, wins) -> None:
+    """In the clock a legal turn ends: set ``outcome`` from what it completed and pass the move.
+
+    ``wins`` has ``white_loop``, ``white_line``, ``black_loop`` and ``black_line``. The mover wins
+    if it completed a loop or line, even if the opponent did too; a loop is named before a line.
+    """
+    mover_white = turn == Colour.WHITE
+    mover = [Mux(mover_white, wins.white_loop, wins.black_loop),
+             Mux(mover_white, wins.white_line, wins.black_line)]  # fmt: skip
+    other = [Mux(mover_white, wins.black_loop, wins.white_loop),
+             Mux(mover_white, wins.black_line, wins.white_line)]  # fmt: skip
+    loop_of = [Outcome.BLACK_LOOP, Outcome.WHITE_LOOP]
+    line_of = [Outcome.BLACK_LINE, Outcome.WHITE_LINE]
+    with m.If(mover[0]):
+        m.d.sync += outcome.eq(Mux(mover_white, loop_of[1], loop_of[0]))
+    with m.Elif(mover[1]):
+        m.d.sync += outcome.eq(Mux(mover_white, line_of[1], line_of[0]))
+    with m.Elif(other[0]):
+        m.d.sync += outcome.eq(Mux(mover_white, loop_of[0], loop_of[1]))
+    with m.Elif(other[1]):
+        m.d.sync += outcome.eq(Mux(mover_white, line_of[0], line_of[1]))
+    m.d.sync += turn.eq(Mux(mover_white, Colour.BLACK, Colour.WHITE))
 
 
 class TrackRules(wiring.Component):
@@ -29,13 +72,20 @@ class TrackRules(wiring.Component):
 
     Members
     -------
-    cmd_valid, cmd, x, y, symbol, outside, busy, done, verdict, outcome, turn, overflow,
-    box_x, box_y, box_w, box_h, empty :
-        As for :class:`~.rules_core.RulesCore`.
+    cmd_valid, cmd, x, y, symbol, outside : In(...)
+        The command (``outside``: the cell is beyond the ring of the box, so not adjacent).
+    busy, done, verdict, outcome : Out(...)
+        The handshake, and the verdict on the move and the outcome after it.
+    turn : Out(Colour)
+        The side to move.
+    overflow : Out(1)
+        Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
+    box_x, box_y, box_w, box_h, empty : Out(...)
+        The box of the tiles in play (torus cell of its min corner and size; ``empty``: none).
     tiles : Out(range(C * R + 1))
         Tiles the last move placed (its own and the forced ones).
     cycles : Out(16)
-        Clocks of the last command, counted as :class:`~.rules_core.RulesCore` counts them.
+        Clocks of the last command, from ``cmd_valid`` to ``done``.
     peek_x, peek_y, peek_tile :
         Read one cell while idle (see :class:`~.track_board.TrackBoard`).
     """

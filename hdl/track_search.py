@@ -18,14 +18,20 @@ from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..host.hweval import MAX_EXTENSIONS
-from ..host.hwsearch import INFINITY, MATE_BOUND, WIN
-from ..host.trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
-from .board import Verdict
-from .evaluation import signed_score
-from .rules_core import Colour
+from .scores import (
+    ATTACK_WEIGHT,
+    CLAMP,
+    INFINITY,
+    LOST,
+    MATE_BOUND,
+    MAX_EXTENSIONS,
+    NEAR_WEIGHT,
+    OWN_ATTACK,
+    WIN,
+    signed_score,
+)
 from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
-from .types import Symbol
+from .types import Colour, Symbol, Verdict
 
 __all__ = ["TrackSearch"]
 

@@ -1,4 +1,5 @@
-"""The gateware's leaf evaluation and threat test (``hdl/evaluation.py``): its specification.
+"""The first design's leaf evaluation and threat test (``hdl/evaluation.py``, removed from the
+gateware since; in the git history): its specification, kept for the window search's model.
 
 The gateware scores a position at the search's horizon from shapes a Trax player counts (the
 FAQ's C2 and C3, copied in ``docs/evaluation.md``), each a fixed pattern of a few neighbouring

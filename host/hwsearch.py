@@ -1,4 +1,6 @@
-"""The software model of the gateware search (``hdl/search.py``): the specification it follows.
+"""The software model of the gateware search (``hdl/track_search.py`` with ``board="track"``; the
+first design's ``hdl/search.py``, in the git history, with ``board="window"``): the
+specification it follows.
 
 The gateware reproduces this function move for move and node for node; a test compares the
 two on the same positions and budgets. It is deliberately simpler than the software player of
@@ -235,7 +237,8 @@ def hw_search(
 
     ``evaluation=False`` scores the horizon 0 without extensions (the first version of the
     gateware, a mate searcher), for measuring what the evaluation is worth. ``board`` is
-    ``"window"`` (``hdl/search.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
+    ``"window"`` (the first design's ``hdl/search.py``, removed; kept for the strength comparison
+    of ``host/search_bench.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
     the evaluation is that of whole tracks, :mod:`.trackeval`)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")

@@ -104,7 +104,7 @@ class Constraint:
         return FORCED[self.known][self.white] == DEAD
 
 
-# --- Tables over (known, white) edge masks, shared in spirit with hdl/legality.py -------------
+# --- Tables over (known, white) edge masks, shared in spirit with hdl/cell_rules.py -----------
 
 DEAD = -1
 

@@ -79,8 +79,9 @@ VARIANTS: dict[str, Weights] = {
 }
 
 #: The gateware search's model: (board, evaluation). ``hw`` and ``hw-mate`` search the window
-#: of cells (``hdl/search.py``) with its local-shape evaluation or none; ``track`` the
-#: block-RAM board (``hdl/track_search.py``) with the evaluation of whole tracks.
+#: of cells (the first design's ``hdl/search.py``, removed from the gateware; its model remains)
+#: with its local-shape evaluation or none; ``track`` the block-RAM board
+#: (``hdl/track_search.py``) with the evaluation of whole tracks.
 HW_PLAYERS = {"hw": ("window", True), "hw-mate": ("window", False), "track": ("track", True)}
 HW_WINDOW = 64
 HW_MAX_DEPTH = 8

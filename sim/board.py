@@ -13,7 +13,7 @@ so that a second start skips even the conversion to Verilog.
 
 Usage::
 
-    with simulated_board(window=18, team="FP") as path:     # a pty
+    with simulated_board(window=16, team="FP") as path:     # a pty
         port = serial.Serial(path, timeout=5)
         port.write(b"-W\\n")
         port.readline()                                     # b"@0+\\n"
@@ -36,10 +36,7 @@ from .uart_bridge import bridge_command, open_simulated_port, run_bridge, stop_b
 from .verilator import Model, Port, build, cache_dir
 
 __all__ = [
-    "DEFAULT_BAUD",
-    "DEFAULT_CLOCK",
     "DEFAULT_TEAM",
-    "DEFAULT_WINDOW",
     "BoardConfig",
     "build_board",
     "main",
@@ -49,33 +46,50 @@ __all__ = [
     "simulated_board",
 ]
 
-#: The window of the simulated board: the largest human game's box (15 x 14) and its ring fit.
-DEFAULT_WINDOW = 18
-#: The simulated clock: 16 clocks per bit at 115200 baud, an exact divisor of every common rate.
-DEFAULT_CLOCK = 1_843_200
-DEFAULT_BAUD = 19200
+#: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
+#: its clock, its player (one block-RAM board on a 64 x 64 torus) and the search of
+#: ``trax_fpga.boards.top.BOARD_SEARCH`` (half a second of board time per move, no node limit,
+#: iterations up to 6 plies). The values are kept here so that ``trax --help`` need not import
+#: the board files; a test holds them to those files.
+REAL_BOARD = "ulx3s_85f"
+REAL_BOARD_TITLE = "ULX3S"
+REAL_CLOCK = 25_000_000
+REAL_THINK = 0.5
+REAL_SEARCH = (("max_depth", 6),)
+REAL_TORUS = 64
+#: Clocks per node of the gateware search (README, Figures: 21.2 measured on the block-RAM board).
+CLOCKS_PER_NODE = 21
+#: The answer time of the contests, in seconds per move.
+CONTEST_TIME = 1.0
+#: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
+#: simulation of the block-RAM player (about 1.2 M clocks per second on this project's machine)
+#: gets through in about 0.4 s, so that its answers come within the contest's second. The serial
+#: line is simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks.
+SIM_THINK = 0.02
+SIM_BAUD = 115200
 DEFAULT_TEAM = "FP"
-#: The search's node budget per move (``trax_fpga.hdl.player.DEFAULT_BUDGET``; kept here so
-#: that ``trax --help`` need not import the gateware).
-DEFAULT_BUDGET = 1000
-#: The search's time per move in simulated seconds (``trax_fpga.hdl.player.DEFAULT_THINK_TIME``).
-DEFAULT_THINK = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
 class BoardConfig:
-    """The build parameters of a simulated board."""
+    """The build parameters of a simulated board; the defaults are the real board's
+    (:data:`REAL_BOARD`) player, torus, clock and search.
 
-    window: int = DEFAULT_WINDOW
+    What differs from a real board, and why: the search time (``think``, board seconds; the real
+    board's is :data:`REAL_THINK`, which a simulation takes minutes to run) and the serial line's
+    rate (:data:`SIM_BAUD`; a pty has no rate). :func:`strength_notice` says what this costs, in
+    figures.
+    """
+
+    #: The torus of the player's block-RAM board (a power of two).
+    window: int = REAL_TORUS
     team: str = DEFAULT_TEAM
-    baud: int = DEFAULT_BAUD
-    clock: int = DEFAULT_CLOCK
-    budget: int = DEFAULT_BUDGET
-    think: float = DEFAULT_THINK
-    search_options: tuple[tuple[str, int], ...] = ()
-    #: ``window``: the first design's window of cells; ``track``: one block-RAM board for the
-    #: game and the search (``window`` is then its torus, a power of two).
-    board: str = "window"
+    baud: int = SIM_BAUD
+    clock: int = REAL_CLOCK
+    #: The search's node budget per move (0: none, the clock budget alone).
+    budget: int = 0
+    think: float = SIM_THINK
+    search_options: tuple[tuple[str, int], ...] = REAL_SEARCH
 
     def player(self):
         """The :class:`~trax_fpga.hdl.player.Player` these parameters describe."""
@@ -90,7 +104,6 @@ class BoardConfig:
             budget=self.budget or 2**32 - 1,
             think_time=self.think,
             search_options=dict(self.search_options),
-            board=self.board,
         )
 
     def key(self) -> str:
@@ -104,48 +117,10 @@ class BoardConfig:
         return digest.hexdigest()[:24]
 
 
-#: The real board whose parameters ``trax play`` and ``trax web`` give the simulated board by
-#: default: its clock, and the search of ``trax_fpga.boards.top.BOARD_SEARCH`` (half a second of
-#: board time per move, no node limit, iterations up to 6 plies). The values are kept here so
-#: that ``trax --help`` need not import the board files; a test holds them to those files.
-REAL_BOARD = "ulx3s_85f"
-REAL_BOARD_TITLE = "ULX3S"
-REAL_CLOCK = 25_000_000
-REAL_THINK = 0.5
-REAL_SEARCH = (("max_depth", 6),)
-#: The real board's player: one block-RAM board on a 64 x 64 torus (its board file's).
-REAL_PLAYER_BOARD = "track"
-REAL_TORUS = 64
-#: Clocks per node of the gateware search (README, Figures: 21.2 measured on the block-RAM board).
-CLOCKS_PER_NODE = 21
-#: The answer time of the contests, in seconds per move.
-CONTEST_TIME = 1.0
-#: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
-#: simulation of the block-RAM player (about 1.2 M clocks per second on this project's machine)
-#: gets through in about 0.4 s, so that its answers come within the contest's second. The serial
-#: line is simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks.
-SIM_THINK = 0.02
-SIM_BAUD = 115200
-
-
 def real_board_config(*, window: int = REAL_TORUS, think: float = SIM_THINK) -> BoardConfig:
-    """The simulated board with the real board's (:data:`REAL_BOARD`) player, torus, clock and
-    search.
-
-    What differs from a real board, and why: the search time (``think``, board seconds; the real
-    board's is :data:`REAL_THINK`, which a simulation takes minutes to run) and the serial line's
-    rate (:data:`SIM_BAUD`; a pty has no rate). :func:`strength_notice` says what this costs, in
-    figures.
-    """
-    return BoardConfig(
-        window=window,
-        baud=SIM_BAUD,
-        clock=REAL_CLOCK,
-        budget=0,
-        think=think,
-        search_options=REAL_SEARCH,
-        board=REAL_PLAYER_BOARD,
-    )
+    """The simulated board with the real board's player, torus, clock and search (the
+    defaults of :class:`BoardConfig`), and a search time of ``think`` board seconds."""
+    return BoardConfig(window=window, think=think)
 
 
 def measure_speed(model: Model, cycles: int = 20_000) -> float:
@@ -175,13 +150,12 @@ def strength_notice(config: BoardConfig, speed: float) -> str:
     slower = config.clock / speed
     whose = f"the {REAL_BOARD_TITLE}'s" if config.clock == REAL_CLOCK else "its"
     size = f"{config.window}x{config.window}"
-    if config.board == REAL_PLAYER_BOARD and config.window == REAL_TORUS:
+    if config.window == REAL_TORUS:
         board = f"on a {size} torus in block RAM, as a real {REAL_BOARD_TITLE}"
     else:
-        kind = "torus" if config.board == "track" else "window"
         board = (
-            f"on a {size} {kind} (a real {REAL_BOARD_TITLE} holds a "
-            f"{REAL_TORUS}x{REAL_TORUS} torus in block RAM)"
+            f"on a {size} torus in block RAM (a real {REAL_BOARD_TITLE} holds "
+            f"{REAL_TORUS}x{REAL_TORUS})"
         )
     lines = [
         f"The simulated board runs at {speed / 1e6:.2f} M clocks per second here, "
@@ -236,7 +210,7 @@ def build_board(config: BoardConfig, *, log=None) -> Model:
             return model
     if log is not None:
         log(
-            f"building the simulated board ({config.window}x{config.window} window); "
+            f"building the simulated board ({config.window}x{config.window} torus); "
             "the first build takes a few minutes"
         )
     model = build(config.player())
@@ -358,59 +332,60 @@ def _option(text: str) -> tuple[str, int]:
 
 
 def add_arguments(parser) -> None:
-    """The options of ``trax sim`` (shared with ``python -m trax_fpga.sim.board``)."""
+    """The options of ``trax sim`` (shared with ``python -m trax_fpga.sim.board``): by default
+    the real board's player (:class:`BoardConfig`)."""
+    defaults = BoardConfig()
     parser.add_argument(
         "--pty", action="store_true", help="join the UART to a new pty and print its path"
     )
     parser.add_argument(
-        "--team", default=DEFAULT_TEAM, help=f"the code answered to -T ({DEFAULT_TEAM})"
+        "--team", default=defaults.team, help=f"the code answered to -T ({defaults.team})"
     )
     parser.add_argument(
-        "--baud", type=int, default=DEFAULT_BAUD, help=f"the UART's baud rate ({DEFAULT_BAUD})"
-    )
-    parser.add_argument(
-        "--window",
+        "--baud",
         type=int,
-        default=DEFAULT_WINDOW,
+        default=defaults.baud,
+        help=f"the UART's baud rate ({defaults.baud}; the real board's is 19200)",
+    )
+    parser.add_argument(
+        "--torus",
+        type=int,
+        default=defaults.window,
         metavar="N",
-        help=f"the board's window, N x N cells ({DEFAULT_WINDOW})",
+        help=f"the board's torus in block RAM, N x N cells, a power of two ({defaults.window}, "
+        f"the {REAL_BOARD_TITLE}'s)",
     )
     parser.add_argument(
         "--clock",
         type=int,
-        default=DEFAULT_CLOCK,
+        default=defaults.clock,
         metavar="HZ",
-        help=f"the simulated clock frequency ({DEFAULT_CLOCK})",
+        help=f"the simulated clock frequency ({defaults.clock}, the {REAL_BOARD_TITLE}'s)",
     )
     parser.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_BUDGET,
+        default=defaults.budget,
         metavar="NODES",
-        help=f"the search's node budget per move ({DEFAULT_BUDGET}; 0: none, --think alone)",
+        help=f"the search's node budget per move ({defaults.budget}: none, --think alone)",
     )
     parser.add_argument(
         "--think",
         type=float,
-        default=DEFAULT_THINK,
+        default=defaults.think,
         metavar="SECONDS",
-        help=f"the search's clock budget per move, in simulated seconds ({DEFAULT_THINK:g}); "
-        "whichever budget is spent first stops it",
-    )
-    parser.add_argument(
-        "--board",
-        choices=("window", "track"),
-        default="window",
-        help="window: the first design's window of cells (default); track: one block-RAM "
-        "board for the game and the search, --window N is then its torus (a power of two)",
+        help=f"the search's clock budget per move, in simulated seconds ({defaults.think:g}; "
+        f"a real board thinks {REAL_THINK:g}); whichever budget is spent first stops it",
     )
     parser.add_argument(
         "--search",
         type=_option,
         action="append",
-        default=[],
+        default=None,
         metavar="NAME=VALUE",
-        help="an option of the search (e.g. max_depth=3); may be repeated",
+        help="an option of the search (default "
+        + ", ".join(f"{k}={v}" for k, v in defaults.search_options)
+        + "); may be repeated",
     )
     parser.add_argument(
         "--speed",
@@ -423,15 +398,17 @@ def add_arguments(parser) -> None:
 
 def config_from(args) -> BoardConfig:
     """The :class:`BoardConfig` of parsed ``trax sim`` arguments (``ValueError`` if invalid)."""
+    search = BoardConfig().search_options
+    if args.search is not None:
+        search = tuple(sorted({**dict(search), **dict(args.search)}.items()))
     config = BoardConfig(
-        window=args.window,
+        window=args.torus,
         team=args.team,
         baud=args.baud,
         clock=args.clock,
         budget=args.budget,
         think=args.think,
-        search_options=tuple(sorted(args.search)),
-        board=args.board,
+        search_options=search,
     )
     checked = config.player()  # checks every parameter (ValueError with the bad value)
     checked._MustUse__silence = True  # built only for its checks: not an unused design
@@ -443,10 +420,16 @@ def run(args) -> int:
     config = config_from(args)
     model = build_board(config, log=lambda text: print(f"trax: {text}", file=sys.stderr))
     options = {} if args.speed is None else {"speed": args.speed}
+    if not args.pty:
+        # After the input ends, wait for an answer being searched: the search's clock budget and
+        # 100 frames of the serial line (the bridge's own default).
+        frame = 10 * config.clock / config.baud
+        options["linger"] = round(config.think * config.clock + 100 * frame)
     if args.pty:
         print(
-            f"trax: the simulated board ({config.window}x{config.window}, team {config.team}, "
-            f"{config.baud} baud) is on the pty below; close stdin or press Ctrl-C to stop",
+            f"trax: the simulated board ({config.window}x{config.window} torus, team "
+            f"{config.team}, {config.baud} baud) is on the pty below; close stdin or press "
+            "Ctrl-C to stop",
             file=sys.stderr,
         )
     sys.stdout.flush()

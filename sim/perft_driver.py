@@ -1,44 +1,47 @@
 """Hardware perft behind an ordinary function: ``trax perft N --backend rtl``.
 
-The gateware (:class:`trax_fpga.hdl.perft.Perft`) runs on Verilator. From the empty board the
-first move is fixed by the rules (``@0+`` or ``@0/``), so depth ``d`` from the empty board is
-the sum of the gateware's counts of depth ``d - 1`` from the two positions after those moves
-(depth 1 is those two moves).
+The gateware (:class:`trax_fpga.hdl.track_perft.TrackPerft`, a walker over the block-RAM
+board's commands) runs on Verilator. The position is played on its board move by move; from the
+empty board the first move is fixed by the rules (``@0+`` or ``@0/``), so depth ``d`` from the
+empty board is the sum of the gateware's counts of depth ``d - 1`` from the two positions after
+those moves (depth 1 is those two moves).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..hdl.perft import Perft
+from ..hdl.track_board import TrackOp, check_torus
+from ..hdl.track_perft import TrackPerft
+from ..hdl.types import Symbol, Verdict
 from ..host.errors import TraxError
+from ..host.notation import Move
 from ..host.position import Position
+from .rules_driver import window_cell
 from .verilator import VerilatorSim
 
-__all__ = ["RtlPerft", "rtl_perft"]
+__all__ = ["DEFAULT_TORUS", "MAX_DEPTH", "RtlPerft", "rtl_perft"]
 
-#: A window that holds every position of depth <= 6 from the empty board with its ring.
-DEFAULT_WINDOW = 9
+#: The torus of the simulated perft unit: holds every position of depth <= 7 from the empty
+#: board with its ring (a box grows by one row or column a move), and is cheap to clear.
+DEFAULT_TORUS = 16
 
+#: The deepest count the unit is built for (its board stacks that many plies).
+MAX_DEPTH = 6
 
-def white_value(position: Position, width: int, height: int) -> int:
-    """The board as the gateware's four white-edge planes, packed into one integer."""
-    n = width * height
-    planes = [0, 0, 0, 0]
-    for (x, y), tile in position.tiles.items():
-        bit = 1 << ((y % height) * width + x % width)
-        for d in range(4):
-            if (tile >> d) & 1:
-                planes[d] |= bit
-    return sum(plane << (d * n) for d, plane in enumerate(planes))
+_MAX_CYCLES = 1 << 16
 
 
 class RtlPerft:
-    """The simulated perft unit: ``count(position, depth) -> (count, cycles)``."""
+    """The simulated perft unit on a ``torus`` x ``torus`` board: ``count(moves, depth) ->
+    (count, cycles)``."""
 
-    def __init__(self, window: int = DEFAULT_WINDOW, max_depth: int = 6):
-        self.width = self.height = window
-        self.sim = VerilatorSim(Perft(window, window, max_depth))
+    def __init__(self, torus: int = DEFAULT_TORUS, max_depth: int = MAX_DEPTH):
+        self.width, self.height = check_torus(torus, torus)
+        self.max_depth = max_depth
+        self.sim = VerilatorSim(TrackPerft(torus, torus, max_depth))
+        self.sim.set("start", 0)
+        self.sim.set("game_start", 0)
 
     def close(self) -> None:
         self.sim.close()
@@ -49,46 +52,77 @@ class RtlPerft:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def count(self, position: Position, depth: int) -> tuple[int, int]:
-        if position.box is None:
+    def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
+        sim = self.sim
+        for name, value in (("game_op", op.value), ("game_x", x), ("game_y", y)):
+            sim.set(name, value)
+        sim.set("game_symbol", symbol.value)
+        sim.set("game_outside", int(outside))
+        sim.set("game_start", 1)
+        sim.tick()
+        sim.set("game_start", 0)
+        sim.tick_until("board_done", 1, max_cycles=_MAX_CYCLES)
+        return Verdict(sim.get("board_verdict"))
+
+    def load(self, moves: Sequence[str | Move]) -> None:
+        """A new game on the unit's board, then ``moves`` (legal, in notation)."""
+        self._game(TrackOp.NEW_GAME)
+        for text in moves:
+            move = Move.parse(text) if isinstance(text, str) else text
+            box = None
+            if not self.sim.get("empty"):
+                box = tuple(self.sim.get_many(["box_x", "box_y", "box_w", "box_h"]))
+            x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
+            verdict = self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
+            if verdict is Verdict.OVERFLOW:
+                raise TraxError(self._outgrew())
+            if verdict is not Verdict.LEGAL:
+                raise TraxError(f"{move}: the gateware finds it illegal ({verdict.name.lower()})")
+
+    def count(self, depth: int) -> tuple[int, int]:
+        """The legal move sequences of ``depth`` plies from the loaded position (not the empty
+        board), and the clocks the unit took."""
+        if not 1 <= depth <= self.max_depth:
+            raise TraxError(f"the simulated perft unit counts depths 1 to {self.max_depth}")
+        sim = self.sim
+        if sim.get("empty"):
             raise TraxError("the gateware counts from a position with at least one tile")
-        sim, box = self.sim, position.box
-        sim.set("white", white_value(position, self.width, self.height))
-        sim.set("box_x", box.min_x % self.width)
-        sim.set("box_y", box.min_y % self.height)
-        sim.set("box_w", box.width)
-        sim.set("box_h", box.height)
         sim.set("depth", depth)
         sim.set("start", 1)
         sim.tick()
         sim.set("start", 0)
-        sim.tick_until("done", 1, max_cycles=10**10)
+        sim.tick_until("done", 1, max_cycles=10**12)
         count, cycles, overflow = sim.get_many(["count", "cycles", "overflow"])
         if overflow:
-            raise TraxError(f"the game outgrew the {self.width}x{self.height} window")
+            raise TraxError(self._outgrew())
         return count, cycles
 
+    def _outgrew(self) -> str:
+        return (
+            f"the game outgrew the {self.width}x{self.height} torus "
+            "(its box plus a ring must fit: use a larger --torus)"
+        )
 
-def rtl_perft(depth: int, moves: Sequence[str] = ()) -> Iterator[str]:
+
+def rtl_perft(depth: int, moves: Sequence[str] = (), torus: int = DEFAULT_TORUS) -> Iterator[str]:
     """Lines ``<depth> <count>`` for depths 1..``depth``, then ``cycles <n>`` (all depths)."""
-    start = Position.from_moves(moves)
-    deepest = 6 + (start.box is None)
+    start = Position.from_moves(moves)  # the reference engine checks the moves first
+    empty = start.box is None
+    deepest = MAX_DEPTH + empty
     if depth > deepest:
         raise TraxError(f"the simulated perft unit counts at most depth {deepest} from here")
-    roots = [start] if start.box is not None else []
-    if start.box is None:
-        for first in ("@0+", "@0/"):
-            roots.append(Position.from_moves([first]))
+    roots = [["@0+"], ["@0/"]] if empty else [list(moves)]
     total_cycles = 0
-    with RtlPerft() as unit:
+    with RtlPerft(torus) as unit:
         for d in range(1, depth + 1):
-            if start.box is None:
-                if d == 1:
-                    yield f"1 {len(roots)}"
-                    continue
-                results = [unit.count(root, d - 1) for root in roots]
-            else:
-                results = [unit.count(start, d)]
-            total_cycles += sum(cycles for _, cycles in results)
-            yield f"{d} {sum(count for count, _ in results)}"
+            if empty and d == 1:
+                yield f"1 {len(roots)}"
+                continue
+            total = 0
+            for root in roots:
+                unit.load(root)
+                count, cycles = unit.count(d - 1 if empty else d)
+                total += count
+                total_cycles += cycles
+            yield f"{d} {total}"
     yield f"cycles {total_cycles}"

@@ -1,12 +1,13 @@
 """The protocol engine on Verilator with a scripted search, driven line by line from Python.
 
-:class:`ProtocolBench` joins a :class:`~trax_fpga.hdl.protocol.ProtocolEngine` to a real
-:class:`~trax_fpga.hdl.rules_core.RulesCore` and to :class:`SearchDouble`, a stand-in for the
-search whose answer (a window cell and a symbol, or "no move") is set from the test, so that
-the engine can be checked without the real search. Bytes go in and out as streams, one per
-clock at most (no UART). :class:`BenchDriver` hides the simulator behind ordinary calls::
+:class:`ProtocolBench` joins a :class:`~trax_fpga.hdl.protocol.ProtocolEngine` to the real
+rules of a game on the block-RAM board (:class:`~trax_fpga.hdl.track_rules.TrackRules`) and
+to :class:`SearchDouble`, a stand-in for the search whose answer (a torus cell and a symbol, or
+"no move") is set from the test, so that the engine can be checked without the real search.
+Bytes go in and out as streams, one per clock at most (no UART). :class:`BenchDriver` hides the
+simulator behind ordinary calls::
 
-    with BenchDriver(18, 18) as bench:
+    with BenchDriver(16, 16) as bench:
         assert bench.ask(b"-T\\n") == b"FP\\n"
         bench.script(position, "B1/")      # the double answers B1/ in this position next
         answer = bench.ask(b"A1+\\n")
@@ -19,9 +20,8 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from trax_fpga.hdl.protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
-from trax_fpga.hdl.rules_core import Colour, Outcome, RulesCore
-from trax_fpga.hdl.search import search_members
-from trax_fpga.hdl.types import Symbol
+from trax_fpga.hdl.track_rules import Outcome, TrackRules
+from trax_fpga.hdl.types import Colour, Symbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 
@@ -29,7 +29,6 @@ from .verilator import VerilatorSim
 
 __all__ = [
     "BenchDriver",
-    "NoMoveSearch",
     "ProtocolBench",
     "SearchDouble",
     "window_cell_of",
@@ -43,7 +42,15 @@ class SearchDouble(wiring.Component):
     def __init__(self, width: int, height: int):
         super().__init__(
             {
-                **search_members(width, height),
+                "start": In(1),
+                "busy": Out(1),
+                "done": Out(1),
+                "found": Out(1),
+                "x": Out(range(width)),
+                "y": Out(range(height)),
+                "symbol": Out(Symbol),
+                "nodes": Out(32),
+                "cycles": Out(32),
                 "answer_found": In(1),
                 "answer_x": In(range(width)),
                 "answer_y": In(range(height)),
@@ -80,7 +87,8 @@ class SearchDouble(wiring.Component):
 
 
 class ProtocolBench(wiring.Component):
-    """The engine, the rules core and the search double; streams and status at the top."""
+    """The engine, the rules on a W x H block-RAM torus and the search double; streams and status
+    at the top."""
 
     def __init__(self, width: int, height: int, *, team: str = "FP", opening: str = "+",
                  max_line: int = DEFAULT_MAX_LINE):  # fmt: skip
@@ -114,7 +122,7 @@ class ProtocolBench(wiring.Component):
         m = Module()
         w, h = self.width, self.height
         m.submodules.engine = engine = ProtocolEngine(w, h, **self._options)
-        m.submodules.rules = rules = RulesCore(w, h)
+        m.submodules.rules = rules = TrackRules(w, h)
         double = SearchDouble(w, h)
         m.submodules.search = ResetInserter(engine.search_abort)(double)
         wiring.connect(m, wiring.flipped(self.rx_stream), engine.rx_stream)
@@ -123,13 +131,6 @@ class ProtocolBench(wiring.Component):
         attach(m, engine.search, double)
         m.d.comb += [
             engine.framing_error.eq(self.framing_error),
-            double.white.eq(rules.white),
-            double.box_x.eq(rules.box_x),
-            double.box_y.eq(rules.box_y),
-            double.box_w.eq(rules.box_w),
-            double.box_h.eq(rules.box_h),
-            double.empty.eq(rules.empty),
-            double.turn.eq(rules.turn),
             double.answer_found.eq(self.answer_found),
             double.answer_x.eq(self.answer_x),
             double.answer_y.eq(self.answer_y),
@@ -239,21 +240,3 @@ class BenchDriver:
     def set_latency(self, latency: int) -> None:
         self.latency = latency
         self.sim.set("latency", latency)
-
-
-class NoMoveSearch(wiring.Component):
-    """A search with the real one's ports that never finds a move (``found`` = 0 after one
-    clock): a :class:`~trax_fpga.hdl.player.Player` built with it answers -T and -W and judges
-    moves, and stops (says nothing) where it would have to choose one."""
-
-    def __init__(self, width: int, height: int, **options):
-        super().__init__(
-            {
-                **search_members(width, height),
-            }
-        )
-
-    def elaborate(self, platform):
-        m = Module()
-        m.d.sync += self.done.eq(self.start & ~self.busy)
-        return m

@@ -1,13 +1,14 @@
 """The gateware rules core behind ordinary functions: new game, play a move, judge a game.
 
-:class:`RtlRules` drives a :class:`~trax_fpga.hdl.rules_core.RulesCore` through a small
-backend interface (``set``/``get``/``tick`` of named ports, values as integers), so the
-simulator can be swapped: :class:`AmaranthSimBackend` runs amaranth.sim in a worker thread; a
-Verilator harness with the same three methods can take its place.
+:class:`RtlRules` drives a :class:`~trax_fpga.hdl.track_rules.TrackRules` (the rules on the
+block-RAM board) through a small backend interface (``set``/``get``/``tick`` of named ports,
+values as integers), so the simulator can be swapped: :class:`AmaranthSimBackend` runs
+amaranth.sim in a worker thread; a Verilator harness with the same three methods can take its
+place.
 
 Every verdict (legality, forced play, wins) comes from the gateware. Only the mapping of the
-notation to a window cell is done here, from the box the gateware reports (the hardware notation
-decoder is a separate block). A game that outgrows the window raises :class:`WindowOverflow`
+notation to a torus cell is done here, from the box the gateware reports (the hardware notation
+decoder is a separate block). A game that outgrows the torus raises :class:`WindowOverflow`
 instead of giving a verdict.
 """
 
@@ -22,9 +23,8 @@ from typing import Protocol
 from amaranth import Value
 from amaranth.sim import Simulator
 
-from trax_fpga.hdl.rules_core import Command, Outcome, RulesCore, Verdict
-from trax_fpga.hdl.track_rules import TrackRules
-from trax_fpga.hdl.types import Symbol
+from trax_fpga.hdl.track_rules import Command, Outcome, TrackRules
+from trax_fpga.hdl.types import Symbol, Verdict
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move
 
@@ -39,20 +39,13 @@ __all__ = [
     "window_cell",
 ]
 
-#: The default window: the largest human game's box is 15 x 14, plus its ring.
-DEFAULT_WINDOW = (18, 18)
-
 #: The default torus of the block-RAM rules core: the ULX3S board's (the contest's test games
 #: reach 54 columns and 40 rows).
 DEFAULT_TORUS = (64, 64)
 
-#: The rules cores: ``track``, the board in block RAM (:class:`TrackRules`); ``window``, the
-#: first design's window of cells (:class:`RulesCore`).
-CORES = ("track", "window")
-
 
 class WindowOverflowError(RuntimeError):
-    """The game outgrew the gateware's window: the move was not judged."""
+    """The game outgrew the gateware's torus: the move was not judged."""
 
 
 #: The short name the rules-core brief uses.
@@ -152,10 +145,7 @@ class PlayResult:
     verdict: Verdict
     outcome: Outcome
     cycles: int  # from the command to ``done``
-    rounds: int = 0  # forced-play rounds (window core)
-    board_cycles: int = 0  # placement and forced play (clocks in the BOARD phase; window core)
-    win_cycles: int = 0  # win detection (clocks in the WINS phase; window core)
-    tiles: int = 0  # tiles placed: the move and its forced plays (track core)
+    tiles: int = 0  # tiles placed: the move and its forced plays
 
     @property
     def legal(self) -> bool:
@@ -186,38 +176,20 @@ _MAX_CYCLES = 1 << 16
 class RtlRules:
     """The gateware rules core as a Python object.
 
-    ``core`` is ``"window"`` (:class:`~trax_fpga.hdl.rules_core.RulesCore`, a W x H window of
-    cells; ``window`` is its size) or ``"track"`` (:class:`~trax_fpga.hdl.track_rules.TrackRules`,
-    the board in block RAM; ``window`` is the C x R torus). ``backend`` is ``"amaranth"``
-    (amaranth.sim, the default), ``"verilator"`` (:class:`trax_fpga.sim.verilator.VerilatorSim`:
-    built once, then much faster) or any object with the :class:`Backend` methods, made for
-    ``self.component``. ``win_hops`` and ``win_serial`` are passed to the window core.
+    :class:`~trax_fpga.hdl.track_rules.TrackRules` on a C x R ``torus`` (powers of two).
+    ``backend`` is ``"amaranth"`` (amaranth.sim, the default), ``"verilator"``
+    (:class:`trax_fpga.sim.verilator.VerilatorSim`: built once, then much faster) or any object
+    with the :class:`Backend` methods, made for ``self.component``.
 
-    >>> with RtlRules((10, 10)) as rules:
+    >>> with RtlRules((8, 8)) as rules:
     ...     rules.new_game()
     ...     rules.play("@0+").verdict
     <Verdict.LEGAL: 0>
     """
 
-    def __init__(
-        self,
-        window: tuple[int, int] = DEFAULT_WINDOW,
-        backend="amaranth",
-        *,
-        win_hops: int = 1,
-        win_serial: bool = False,
-        core: str = "window",
-    ) -> None:
-        self.width, self.height = window
-        if core == "track":
-            self.component = TrackRules(self.width, self.height)
-        elif core == "window":
-            self.component = RulesCore(
-                self.width, self.height, win_hops=win_hops, win_serial=win_serial
-            )
-        else:
-            raise ValueError(f"core must be one of {', '.join(CORES)}, not {core!r}")
-        self.core = core
+    def __init__(self, torus: tuple[int, int] = DEFAULT_TORUS, backend="amaranth") -> None:
+        self.width, self.height = torus
+        self.component = TrackRules(self.width, self.height)
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":
@@ -264,10 +236,7 @@ class RtlRules:
                 backend.tick()
             else:
                 raise TimeoutError(f"the rules core gave no verdict in {_MAX_CYCLES} clocks")
-        if self.core == "track":
-            names = ("verdict", "outcome", "cycles", "tiles")
-        else:
-            names = ("verdict", "outcome", "cycles", "rounds", "board_cycles", "win_cycles")
+        names = ("verdict", "outcome", "cycles", "tiles")
         get_many = getattr(backend, "get_many", None)
         values = dict(
             zip(
@@ -281,28 +250,28 @@ class RtlRules:
         return self._command(Command.NEW_GAME)
 
     def play_cell(self, x: int, y: int, symbol: Symbol, outside: bool = False) -> PlayResult:
-        """Play ``symbol`` at window cell (x, y) (or beyond the box's ring, if ``outside``)."""
+        """Play ``symbol`` at torus cell (x, y) (or beyond the box's ring, if ``outside``)."""
         return self._command(Command.PLAY, x, y, symbol, outside)
 
     def play(self, move: str | Move) -> PlayResult:
         """Play a move in notation (relative to the box the gateware reports).
 
         Raises :class:`InvalidMoveError` for malformed text and :class:`WindowOverflow` when the
-        gateware cannot judge the move in its window.
+        gateware cannot judge the move on its torus.
         """
         if isinstance(move, str):
             move = Move.parse(move)
         x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
         result = self.play_cell(x, y, Symbol.of(move.symbol), outside)
         if result.verdict is Verdict.OVERFLOW:
-            raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} window")
+            raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} torus")
         return result
 
     # --- state ---------------------------------------------------------------------------------
 
     @property
     def box(self) -> tuple[int, int, int, int] | None:
-        """(x, y, w, h) of the box in window cells, or None when the board is empty."""
+        """(x, y, w, h) of the box in torus cells, or None when the board is empty."""
         if self.backend.get("empty"):
             return None
         get = self.backend.get
@@ -317,45 +286,34 @@ class RtlRules:
         return bool(self.backend.get("overflow"))
 
     def tile(self, x: int, y: int) -> int:
-        """The tile at window (or torus) cell (x, y): its white-edge mask, 0 = empty."""
-        if self.core == "track":
-            self.backend.set("peek_x", x)
-            self.backend.set("peek_y", y)
-            self.backend.tick()
-            return self.backend.get("peek_tile")
-        return self.tiles()[y][x]
+        """The tile at torus cell (x, y): its white-edge mask, 0 = empty."""
+        self.backend.set("peek_x", x)
+        self.backend.set("peek_y", y)
+        self.backend.tick()
+        return self.backend.get("peek_tile")
 
     def tiles(self) -> list[list[int]]:
-        """The window as ``[y][x]`` of tile values (white-edge masks, 0 = empty)."""
-        w, h = self.width, self.height
-        if self.core == "track":
-            return [[self.tile(x, y) for x in range(w)] for y in range(h)]
-        n = w * h
-        planes = self.backend.get("white")
-        return [
-            [sum(((planes >> (d * n + y * w + x)) & 1) << d for d in range(4)) for x in range(w)]
-            for y in range(h)
-        ]
+        """The torus as ``[y][x]`` of tile values (white-edge masks, 0 = empty)."""
+        return [[self.tile(x, y) for x in range(self.width)] for y in range(self.height)]
 
 
 def judge_game(
     moves: Iterable[str],
-    window: tuple[int, int] = DEFAULT_WINDOW,
+    torus: tuple[int, int] = DEFAULT_TORUS,
     *,
     rules: RtlRules | None = None,
     backend: str = "amaranth",
-    core: str = "window",
 ) -> str:
     """What ``trax judge`` prints for a game, with every verdict from the gateware.
 
     ``white-loop``, ``white-line``, ``black-loop``, ``black-line``, ``none``, ``illegal <k>`` or
     ``invalid <k>`` (the 1-based number of the first malformed or illegal move; a move after a
-    won game is illegal). Raises :class:`WindowOverflow` if the game outgrows the window. Pass
-    ``rules`` to reuse a running simulation (its window is then the one used).
+    won game is illegal). Raises :class:`WindowOverflow` if the game outgrows the torus. Pass
+    ``rules`` to reuse a running simulation (its torus is then the one used).
     """
     own = rules is None
     if own:
-        rules = RtlRules(window, backend, core=core)
+        rules = RtlRules(torus, backend)
     try:
         rules.new_game()
         for number, text in enumerate(moves, start=1):

@@ -1,23 +1,23 @@
 """The gateware search behind an ordinary function: ``trax best --backend rtl``.
 
-:class:`RtlSearch` runs :class:`trax_fpga.hdl.search.Search` on Verilator and answers with the
-same :class:`~trax_fpga.host.hwsearch.HwSearchResult` as the software model, plus the clocks.
+:class:`RtlSearch` runs :class:`trax_fpga.hdl.track_search.TrackSearch` (the search on the
+block-RAM board) on Verilator: the game's moves are played on its board, the search runs from
+that position, and the answer is the same :class:`~trax_fpga.host.hwsearch.HwSearchResult` as
+the software model's (``hw_search(..., board="track")``), plus the clocks.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ..hdl.search import Search
-from ..hdl.types import Symbol as HdlSymbol
+from ..hdl.track_board import check_torus
 from ..host.errors import TraxError
 from ..host.hwsearch import HwSearchResult
 from ..host.position import Position
 from ..host.tiles import Colour
-from .perft_driver import white_value
-from .verilator import VerilatorSim
+from .track_driver import TrackSearchSim
 
-__all__ = ["RtlSearch", "RtlSearchResult"]
+__all__ = ["RtlSearch", "RtlSearchResult", "board_cell"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,14 +28,16 @@ class RtlSearchResult(HwSearchResult):
 
 
 class RtlSearch:
-    """The simulated search unit (one Verilator build per window size and depth)."""
+    """The simulated search on a ``torus`` x ``torus`` board (one Verilator build per torus and
+    depth)."""
 
-    def __init__(self, width: int = 24, height: int = 24, max_depth: int = 3):
-        self.width, self.height, self.max_depth = width, height, max_depth
-        self.sim = VerilatorSim(Search(width, height, max_depth))
+    def __init__(self, torus: int = 64, max_depth: int = 3):
+        self.width, self.height = check_torus(torus, torus)
+        self.max_depth = max_depth
+        self.unit = TrackSearchSim((torus, torus), "verilator", max_depth=max_depth)
 
     def close(self) -> None:
-        self.sim.close()
+        self.unit.close()
 
     def __enter__(self) -> RtlSearch:
         return self
@@ -49,40 +51,35 @@ class RtlSearch:
         """Search ``position`` within ``budget`` nodes and ``cycle_budget`` clocks."""
         if position.outcome is not None:
             raise TraxError(f"the game is over ({position.outcome})")
-        sim = self.sim
-        box = position.box
-        if box is not None and (box.width + 2 > self.width or box.height + 2 > self.height):
-            raise TraxError(f"the game outgrew the {self.width}x{self.height} window")
-        sim.set("white", white_value(position, self.width, self.height))
-        sim.set("empty", int(box is None))
-        if box is not None:
-            sim.set("box_x", box.min_x % self.width)
-            sim.set("box_y", box.min_y % self.height)
-            sim.set("box_w", box.width)
-            sim.set("box_h", box.height)
-        sim.set("turn", int(position.turn is Colour.WHITE))
-        sim.set("budget", budget)
-        sim.set("cycle_budget", cycle_budget)
-        sim.set("start", 1)
-        sim.tick()
-        sim.set("start", 0)
-        sim.tick_until("done", 1, max_cycles=10**10)
-        names = ["found", "x", "y", "symbol", "score", "depth", "nodes", "cycles"]
-        found, x, y, symbol, score, depth, nodes, cycles = sim.get_many(names)
-        if not found:
-            return RtlSearchResult(None, score, depth, nodes, None, None, cycles)
-        symbol = HdlSymbol(symbol).host
-        cell = _board_cell(position, (x, y), self.width, self.height)
+        unit = self.unit
+        unit.new_game()
+        for turn in position.turns:
+            verdict = unit.play(turn.move)
+            if verdict.name == "OVERFLOW":
+                raise TraxError(f"the game outgrew the {self.width}x{self.height} torus")
+            if not verdict.legal:
+                raise TraxError(f"{turn.move}: the gateware finds it illegal")
+        got = unit.search(int(position.turn is Colour.WHITE), budget, cycle_budget)
+        if not got.found:
+            return RtlSearchResult(None, got.score, got.depth, got.nodes, None, None, got.cycles)
+        symbol = got.symbol.host
+        cell = board_cell(position, (got.x, got.y), self.width, self.height)
         return RtlSearchResult(
-            position.move_at(cell, symbol), score, depth, nodes, (x, y), symbol, cycles
+            position.move_at(cell, symbol),
+            got.score,
+            got.depth,
+            got.nodes,
+            (got.x, got.y),
+            symbol,
+            got.cycles,
         )
 
 
-def _board_cell(position: Position, window_cell, width: int, height: int) -> tuple[int, int]:
-    """The board cell in the box's ring that lies at ``window_cell`` of the torus."""
+def board_cell(position: Position, torus_cell, width: int, height: int) -> tuple[int, int]:
+    """The board cell in the box's ring that lies at ``torus_cell``."""
     if position.box is None:
         return (0, 0)
     box = position.box
-    x = box.min_x - 1 + (window_cell[0] - (box.min_x - 1)) % width
-    y = box.min_y - 1 + (window_cell[1] - (box.min_y - 1)) % height
+    x = box.min_x - 1 + (torus_cell[0] - (box.min_x - 1)) % width
+    y = box.min_y - 1 + (torus_cell[1] - (box.min_y - 1)) % height
     return (x, y)

@@ -1,6 +1,8 @@
-"""Figures of the block-RAM board in clocks (not tests): per tile, per move, per searched node.
+"""Figures of the block-RAM board in clocks (not tests): per tile, per move, per searched node,
+per perft leaf.
 
-``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]``
+``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
+[--perft 5] [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -10,6 +12,8 @@ Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <cond
 - the search (:class:`~trax_fpga.hdl.track_search.TrackSearch`) on mid-game positions of the
   human games: clocks per searched node (mean over the searches), and what that is at the
   ULX3S's 25 MHz clock;
+- hardware perft (:class:`~trax_fpga.hdl.track_perft.TrackPerft`) from the empty board: the
+  count and its clocks;
 - the place-and-route figures of the complete player on the block-RAM board, where
   ``make bitstream`` left a report in ``build/``.
 """
@@ -21,33 +25,67 @@ import json
 import pathlib
 import statistics
 
+from ..host.judge import game_moves
 from ..host.notation import Move
+from ..host.position import Position
 from ..host.tiles import Colour
+from .perft_driver import rtl_perft
 from .rules_driver import RtlRules
-from .search_bench import RECORDS, positions
 from .track_driver import TrackSearchSim
 
 __all__ = ["main"]
 
 BUILD = pathlib.Path(__file__).resolve().parent.parent / "build"
 
+#: The human games, as a checkout holds them (``--records`` names another file): relative to the
+#: working directory, since an installed package has no tests/ folder.
+RECORDS = pathlib.Path("tests/data/human_games.txt")
+
 
 def figure(name: str, value, unit: str, where: str) -> None:
     print(f"{name}: {value} {unit} ({where})", flush=True)
 
 
-def human_games() -> list[list[str]]:
+def _records(records: pathlib.Path) -> list[str]:
+    if not records.exists():
+        raise SystemExit(
+            f"error: {records} not found (give --records FILE, or run from a checkout)"
+        )
+    return records.read_text().splitlines()
+
+
+def human_games(records: pathlib.Path = RECORDS) -> list[list[str]]:
     games = []
-    for line in RECORDS.read_text().splitlines():
+    for line in _records(records):
         if line.strip() and not line.startswith("#"):
             games.append(line.split("|")[-1].split())
     return games
 
 
-def rules_figures(torus: int) -> None:
+def positions(count: int, torus: int, records: pathlib.Path = RECORDS) -> list[Position]:
+    """Mid-game positions of the human games (every 4th ply from the 8th) that fit the torus."""
+    found = []
+    for line in _records(records):
+        moves = game_moves(line)
+        if not moves:
+            continue
+        position = Position()
+        for i, move in enumerate(moves[:-1]):
+            position.play(move)
+            box = position.box
+            if box.width + 2 > torus or box.height + 2 > torus:
+                break
+            if i % 4 == 3 and i >= 7:
+                found.append(position.copy())
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
+def rules_figures(torus: int, records: pathlib.Path) -> None:
     per_move, tiles, cycles = [], 0, 0
-    with RtlRules((torus, torus), "verilator", core="track") as rules:
-        for moves in human_games():
+    with RtlRules((torus, torus), "verilator") as rules:
+        for moves in human_games(records):
             rules.new_game()
             for text in moves:
                 result = rules.play(Move.parse(text))
@@ -64,10 +102,10 @@ def rules_figures(torus: int) -> None:
     figure("track rules, clocks per move (worst)", max(per_move), "clocks", where)
 
 
-def search_figures(torus: int, count: int, budget: int, depth: int) -> None:
+def search_figures(torus: int, count: int, budget: int, depth: int, records: pathlib.Path) -> None:
     per_node, nodes, depths = [], 0, []
     with TrackSearchSim((torus, torus), "verilator", max_depth=depth) as engine:
-        for position in positions(count, torus):
+        for position in positions(count, torus, records):
             engine.new_game()
             for turn in position.turns:
                 engine.play(turn.move)
@@ -85,6 +123,16 @@ def search_figures(torus: int, count: int, budget: int, depth: int) -> None:
     figure(
         "track search, depth completed (mean)", f"{statistics.fmean(depths):.1f}", "plies", where
     )
+
+
+def perft_figures(depth: int) -> None:
+    lines = list(rtl_perft(depth))
+    count = int(lines[depth - 1].split()[1])
+    cycles = int(lines[-1].split()[1])
+    where = f"TrackPerft 16x16, Verilator, from the empty board, depths 1 to {depth}"
+    figure(f"hardware perft {depth}", f"{count:,}", "move sequences", where)
+    figure(f"hardware perft 1 to {depth}", f"{cycles:,}", "clocks", where)
+    figure(f"hardware perft 1 to {depth} at 25 MHz", f"{cycles / 25e6 * 1e3:.0f}", "ms", where)
 
 
 def build_figures() -> None:
@@ -109,9 +157,20 @@ def main(argv: list[str] | None = None) -> int:
         "--budget", type=int, default=20000, help="nodes per search (default 20000)"
     )
     parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
+    parser.add_argument(
+        "--perft", type=int, default=5, help="hardware perft depth (default 5; 0: none)"
+    )
+    parser.add_argument(
+        "--records",
+        type=pathlib.Path,
+        default=RECORDS,
+        help=f"the human games (default {RECORDS}, in a checkout)",
+    )
     args = parser.parse_args(argv)
-    rules_figures(args.torus)
-    search_figures(args.torus, args.positions, args.budget, args.depth)
+    rules_figures(args.torus, args.records)
+    search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
+    if args.perft:
+        perft_figures(args.perft)
     build_figures()
     return 0
 

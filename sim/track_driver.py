@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from trax_fpga.hdl.board import Verdict
 from trax_fpga.hdl.track_board import TrackBoard, TrackOp
-from trax_fpga.hdl.types import Symbol
+from trax_fpga.hdl.types import Symbol, Verdict
 from trax_fpga.host.notation import Move
 
 from .rules_driver import AmaranthSimBackend, Backend, window_cell

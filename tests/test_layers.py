@@ -78,6 +78,18 @@ def test_imports_only_go_down(layer):
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_gateware_imports_the_host_only_for_the_symbol_conversion():
+    """``hdl`` may import ``host`` (its specifications), but only ``hdl/types.py`` does, for the
+    one conversion between the two symbol types; the gateware's constants are its own
+    (``hdl/scores.py``, held equal to the models' by a test)."""
+    wrong = []
+    for path in _sources("hdl"):
+        for line, module in _imports(path, "hdl"):
+            if _layer_of(module) == "host" and path != ROOT / "hdl" / "types.py":
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_host_never_names_sim():
     for path in _sources("host"):
         assert not re.search(r"\bsim\b\.|trax_fpga\.sim|\.\.sim", path.read_text()), path

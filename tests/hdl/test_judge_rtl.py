@@ -1,7 +1,5 @@
-"""`trax judge --backend rtl`: record verdicts from the gateware rules cores (Verilator).
-
-By default the board in block RAM at its 64 x 64 torus (``--core track``); ``--core window`` is
-the first design's window of cells.
+"""`trax judge --backend rtl`: record verdicts from the gateware rules core (Verilator), the
+board in block RAM at its 64 x 64 torus by default (``--torus``).
 """
 
 import io
@@ -32,23 +30,12 @@ def test_every_record_file_judged_by_the_default_core(monkeypatch, capsys):
     assert out == expected
 
 
-def test_human_games_judged_by_the_window_core(monkeypatch, capsys):
-    lines = (DATA / "human_games.txt").read_text().splitlines()[:60]
-    status, out, _ = run_judge(
-        "\n".join(lines), monkeypatch, capsys, "--core", "window", "--window", "18"
-    )
-    expected = [row[1] for row in record_lines("human_games.txt")][: len(out)]
-    assert status == 0
-    assert len(out) > 50
-    assert out == expected
-
-
 def test_illegal_records_and_an_overflowing_game(monkeypatch, capsys):
     games = [moves_only(row[-1]) for row in record_lines("engine_tests_uzumushi.txt")]
     referee = {row[0]: moves_only(row[-1]) for row in record_lines("official_referee_tests.txt")}
     horizontal = referee["horizontal"]
     text = "\n".join(" ".join(g) for g in [*games, horizontal])
-    status, out, err = run_judge(text, monkeypatch, capsys, "--window", "32")
+    status, out, err = run_judge(text, monkeypatch, capsys, "--torus", "32")
     assert out[:-1] == [judge_game(g) for g in games]
     assert out[-1] == "window-overflow"  # 54 columns do not fit a 32-wide torus
     assert status == 1 and "outgrew the 32x32 torus" in err

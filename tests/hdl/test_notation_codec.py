@@ -436,7 +436,7 @@ def test_box_mapper_never_aliases_reachable_cells(width, height):
 
 
 def test_box_mapper_empty_board_names_the_box_corner():
-    """As hdl.board keeps it: on the empty board the box sits at (0, 0) with size 0, and @0 names
+    """As the board keeps it: on the empty board the box sits at (0, 0) with size 0, and @0 names
     window cell (0, 0); any other name is out of reach."""
     cases = [
         ((0, 0, 0, 0), 0, 0, (0, 0)),

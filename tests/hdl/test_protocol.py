@@ -24,9 +24,9 @@ from trax_fpga.sim.player_bench import BenchDriver, ProtocolBench
 
 from ..host.records import moves_only, record_lines
 
-WINDOW = 18  # the largest human game's box is 15 x 14
-#: Clocks an answer may take besides the search: the rules core judges two moves (forced
-#: rounds and the win flood), plus the engine's own few clocks.
+WINDOW = 32  # the torus: the largest human game's box is 15 x 14
+#: Clocks an answer may take besides the search: the rules core judges two moves (each tile a
+#: few clocks), plus the engine's own few clocks.
 RULES_ALLOWANCE = 400
 
 
@@ -38,8 +38,8 @@ def bench():
 
 @pytest.fixture(scope="module")
 def small():
-    """A 5 x 5 window (boxes up to 3 x 3), another team code and opening, short lines."""
-    with BenchDriver(5, 5, team="KZ", opening="/", max_line=8) as driver:
+    """An 8 x 8 torus (boxes up to 6 x 6), another team code and opening, short lines."""
+    with BenchDriver(8, 8, team="KZ", opening="/", max_line=8) as driver:
         yield driver
 
 
@@ -58,7 +58,7 @@ def canonical(position: Position, text: str) -> str:
 
 
 def start_black(bench: BenchDriver) -> None:
-    bench.silent(b"-B\n", cycles=200)
+    bench.silent(b"-B\n", cycles=600)  # a new game empties the torus: W * H / 4 clocks
     assert bench.game is GameState.OPPONENT
 
 
@@ -509,12 +509,12 @@ def growing_game(opening: str, width: int) -> list[str]:
 
 
 def test_overflow_of_an_opponent_move(small):
-    moves = growing_game("@0/", 4)  # 4 columns and the ring do not fit a 5-wide window
-    assert small.ask(b"-W\n") == b"@0/\n"
-    position = Position.from_moves(moves[:2])
-    small.script(position, moves[2])
-    assert small.ask(f"{moves[1]}\n".encode()) == f"{moves[2]}\n".encode()
-    small.silent(f"{moves[3]}\n".encode())
+    moves = growing_game("@0+", 7)  # 7 columns and the ring do not fit an 8-wide torus
+    small.silent(b"-B\n", cycles=200)
+    for i in (0, 2, 4):
+        small.script(Position.from_moves(moves[: i + 1]), moves[i + 1])
+        assert small.ask(f"{moves[i]}\n".encode()) == f"{moves[i + 1]}\n".encode()
+    small.silent(f"{moves[6]}\n".encode())
     settle(small)
     assert small.game is GameState.HALTED
     assert small.status("overflow") == 1
@@ -524,14 +524,13 @@ def test_overflow_of_an_opponent_move(small):
 
 
 def test_overflow_of_the_boards_own_move(small):
-    moves = growing_game("@0+", 4)
-    small.silent(b"-B\n", cycles=200)
-    position = Position.from_moves(moves[:1])
-    small.script(position, moves[1])
-    assert small.ask(f"{moves[0]}\n".encode()) == f"{moves[1]}\n".encode()
-    position = Position.from_moves(moves[:3])
-    small.script(position, moves[3])  # would make the box 4 wide: refused, never sent
-    small.silent(f"{moves[2]}\n".encode())
+    moves = growing_game("@0/", 7)
+    assert small.ask(b"-W\n") == b"@0/\n"
+    for i in (1, 3):
+        small.script(Position.from_moves(moves[: i + 1]), moves[i + 1])
+        assert small.ask(f"{moves[i]}\n".encode()) == f"{moves[i + 1]}\n".encode()
+    small.script(Position.from_moves(moves[:6]), moves[6])  # 7 wide: refused, never sent
+    small.silent(f"{moves[5]}\n".encode())
     settle(small)
     assert small.game is GameState.HALTED
     assert small.status("overflow") == 1
@@ -541,7 +540,7 @@ def test_overflow_of_the_boards_own_move(small):
 
 
 def test_bench_converts(small):
-    verilog.convert(ProtocolBench(5, 5), name="top", emit_src=False)
+    verilog.convert(ProtocolBench(8, 8), name="top", emit_src=False)
 
 
 # --- the player top -----------------------------------------------------------------------------
@@ -549,9 +548,8 @@ def test_bench_converts(small):
 
 def test_player_converts_to_verilog():
     from trax_fpga.hdl.player import Player
-    from trax_fpga.sim.player_bench import NoMoveSearch
 
-    player = Player(6, 6, 12_000_000, 115200, "AB", search=NoMoveSearch)
+    player = Player(8, 8, 12_000_000, 115200, "AB")
     assert player.divisor == 104
     verilog.convert(player, name="top", emit_src=False)
 
@@ -559,16 +557,16 @@ def test_player_converts_to_verilog():
 @pytest.mark.parametrize(
     ("args", "options", "message"),
     [
-        ((6, 6, 0), {}, "clock frequency must be a positive number, not 0"),
-        ((6, 6, 12e6, 4_000_000), {}, "baud rate 4000000 is too fast for a 12000000.0 Hz clock"),
-        ((6, 6, 12e6, 19200, "ABC"), {}, "team code must be two printable ASCII characters"),
-        ((2, 6, 12e6), {}, "window width must be an integer of at least 3, not 2"),
+        ((8, 8, 0), {}, "clock frequency must be a positive number, not 0"),
+        ((8, 8, 12e6, 4_000_000), {}, "baud rate 4000000 is too fast for a 12000000.0 Hz clock"),
+        ((8, 8, 12e6, 19200, "ABC"), {}, "team code must be two printable ASCII characters"),
+        ((6, 8, 12e6), {}, "torus columns must be a power of two of at least 8, not 6"),
         (
-            (6, 6, 12e6),
+            (8, 8, 12e6),
             {"budget": 0},
             "search budget must be a positive integer below 2**32, not 0",
         ),
-        ((6, 6, 12e6), {"opening": "+/"}, "the opening move must be '+' or '/'"),
+        ((8, 8, 12e6), {"opening": "+/"}, "the opening move must be '+' or '/'"),
     ],
 )
 def test_player_parameter_errors(args, options, message):

@@ -4,25 +4,89 @@ Every verdict, outcome, box, tile count and tile comes from the gateware (Verila
 amaranth.sim for the small cases); the reference engine (``trax_fpga.host``) says what it must be.
 """
 
+import contextlib
 import random
 
 import pytest
 
 from trax_fpga.hdl.track_board import cell_address, cell_bank, check_torus
-from trax_fpga.host.errors import IllegalMoveError
+from trax_fpga.host.errors import IllegalMoveError, InvalidMoveError
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim.rules_driver import RtlRules, WindowOverflow, judge_game
 
-from .reference import human_games, record_games, window_tiles
-from .test_rules_differential import (
-    OVERFLOW,
-    expected_judgement,
-    random_sequence,
-    rtl_judgement,
-    would_overflow,
-)
+from .reference import human_games, random_move, record_games, window_tiles
+
+OVERFLOW = "overflow"
+
+
+def would_overflow(position, move, width, height):
+    """The gateware cannot judge ``move`` in its window: it would grow the box plus its ring
+    beyond the window."""
+    box = position.box
+    if box is None or position.is_over:
+        return False
+    x, y = position.cell_of(move)
+    constraint = position.constraint((x, y))
+    fits = constraint.fitting & set(move.symbol.variants)
+    if (x, y) in position.tiles or not constraint.known or not fits:
+        return False  # judged illegal before the box matters
+    grown_w = max(box.max_x, x) - min(box.min_x, x) + 1
+    grown_h = max(box.max_y, y) - min(box.min_y, y) + 1
+    return grown_w + 2 > width or grown_h + 2 > height
+
+
+def expected_judgement(moves, width, height):
+    """What the gateware must answer for a game: the reference's verdict, or OVERFLOW."""
+    position = Position()
+    for number, text in enumerate(moves, start=1):
+        try:
+            move = Move.parse(text)
+        except InvalidMoveError:
+            return f"invalid {number}"
+        if position.is_over:
+            return f"illegal {number}"
+        if would_overflow(position, move, width, height):
+            return OVERFLOW
+        try:
+            position.play(move)
+        except IllegalMoveError:
+            return f"illegal {number}"
+    return str(position.outcome) if position.outcome else "none"
+
+
+def rtl_judgement(rules, moves):
+    try:
+        return judge_game(moves, rules=rules)
+    except WindowOverflow:
+        return OVERFLOW
+
+
+def random_sequence(rng, plies):
+    """Random legal moves mixed with random (mostly illegal) moves near the box, and far ones."""
+    position = Position()
+    moves = []
+    for _ in range(plies):
+        if position.is_over:
+            break
+        roll = rng.random()
+        if position.box is None or roll < 0.55:
+            legal = position.legal_moves()
+            move = rng.choice(legal)
+        elif roll < 0.95:
+            move = random_move(rng, position)
+        else:
+            move = Move(
+                rng.randrange(60),
+                rng.randrange(60),
+                rng.choice(list(Move.parse("@0+").symbol.__class__)),
+            )
+        moves.append(str(move))
+        with contextlib.suppress(IllegalMoveError):
+            position.play(move)
+    return moves
+
 
 RECORD_FILES = (
     "official_referee_tests.txt",
@@ -35,13 +99,13 @@ RECORD_FILES = (
 
 @pytest.fixture(scope="module")
 def rules64():
-    with RtlRules((64, 64), "verilator", core="track") as rules:
+    with RtlRules((64, 64), "verilator") as rules:
         yield rules
 
 
 @pytest.fixture(scope="module")
 def rules16():
-    with RtlRules((16, 16), "verilator", core="track") as rules:
+    with RtlRules((16, 16), "verilator") as rules:
         yield rules
 
 
@@ -266,7 +330,7 @@ def test_a_game_outgrowing_the_torus_is_refused(rules16):
 
 def test_the_amaranth_simulation_agrees():
     """The same core on amaranth.sim (as `trax judge` does not use it, a short check)."""
-    with RtlRules((8, 8), core="track") as rules:
+    with RtlRules((8, 8)) as rules:
         assert judge_game(["@0/", "B1\\", "A2\\", "A1+"], rules=rules) == "illegal 4"
         rules.new_game()
         assert rules.play("@0+").tiles == 1

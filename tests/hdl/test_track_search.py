@@ -15,9 +15,9 @@ from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour, Symbol
 from trax_fpga.sim.track_driver import TrackSearchSim
 
+from ..host.records import record_lines
 from ..host.test_hwsearch import budget_of, fitting, solves
 from .reference import random_game
-from .test_search import positions_from_games
 
 TORUS = 32
 DEPTH = 3
@@ -28,6 +28,23 @@ SYMBOLS = list(Symbol)
 def rtl():
     with TrackSearchSim((TORUS, TORUS), "verilator", max_depth=DEPTH) as engine:
         yield engine
+
+
+def positions_from_games(count, plies):
+    """Every third position (after 3 to ``plies`` moves) of the human games, ``count`` of
+    them."""
+    found = []
+    for _, _, moves in record_lines("human_games.txt"):
+        position = Position()
+        for move in moves.split()[:plies]:
+            position.play(move)
+            if position.outcome:
+                break
+            if len(position.turns) >= 3:
+                found.append(position.copy())
+        if len(found) >= count:
+            break
+    return found[::3][:count]
 
 
 def board_cell(position, x, y):
@@ -110,3 +127,31 @@ def test_stops_at_the_cycle_budget(rtl):
     assert got.cycles < 4_000 + 300  # one move and the take-backs after the budget is spent
     assert got.nodes < unlimited.nodes
     assert move is None or position.is_legal(move)
+
+
+def test_trax_best_backend_rtl(capsys):
+    from trax_fpga.cli import main
+
+    moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
+    args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(DEPTH)]
+    assert main([*args, "--nodes", "300", *moves]) == 0
+    out = capsys.readouterr().out.splitlines()
+    model = hw_search(Position.from_moves(moves), TORUS, TORUS, 300, DEPTH, board="track")
+    assert out[-1] == str(model.move)
+    assert "agrees" in out[-2]
+    assert f"{model.nodes} nodes in " in out[-3] and " cycles, score " in out[-3]
+
+
+def test_the_gateware_constants_are_the_models():
+    """hdl/scores.py restates the models' scores and weights (the gateware imports no host
+    module for them): they must be equal."""
+    from trax_fpga.hdl import scores
+    from trax_fpga.host import hweval, hwsearch, trackeval
+
+    for name in ("WIN", "MATE_BOUND", "INFINITY"):
+        assert getattr(scores, name) == getattr(hwsearch, name), name
+    assert scores.MAX_EXTENSIONS == hweval.MAX_EXTENSIONS
+    for name in ("OWN_ATTACK", "LOST", "NEAR_WEIGHT", "ATTACK_WEIGHT", "CLAMP"):
+        assert getattr(scores, name) == getattr(trackeval, name), name
+    assert -(1 << (scores.SCORE_BITS - 1)) < -scores.INFINITY
+    assert scores.INFINITY < 1 << (scores.SCORE_BITS - 1)

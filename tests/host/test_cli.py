@@ -93,10 +93,10 @@ def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, 
     from trax_fpga.host.position import Position
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
-    argv = ["best", "--backend", "model", "--nodes", "300", "--window", "12", *moves]
+    argv = ["best", "--backend", "model", "--nodes", "300", "--torus", "16", *moves]
     status, out, _ = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert status == 0
-    expected = hw_search(Position.from_moves(moves), 12, 12, 300, 3).move
+    expected = hw_search(Position.from_moves(moves), 16, 16, 300, 3, board="track").move
     assert out.splitlines()[-1] == str(expected)
 
 

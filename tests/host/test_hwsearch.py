@@ -1,10 +1,12 @@
-"""The gateware search's model (host/hwsearch.py) with its evaluation (host/hweval.py): tactics.
+"""The gateware search's model (host/hwsearch.py) with the first design's evaluation
+(host/hweval.py, ``board="window"``, kept as the opponent of the strength comparison in
+host/search_bench.py): tactics.
 
 The same tactical positions as the software player's (tests/data/tactics.txt), each answer
 checked by brute force with the reference engine. Budgets are the model's nodes; the board
-plays about a million nodes a second (``python -m trax_fpga.sim.search_bench``), the model in
-Python a few thousand, so the larger budgets run in ``make test-slow``; the gateware solves
-the same positions in ``make test`` (tests/hdl/test_search.py).
+plays about a million nodes a second (``python -m trax_fpga.sim.track_bench``), the model in
+Python a few thousand, so the larger budgets run in ``make test-slow``; the gateware on the
+block-RAM board solves them in ``make test`` (tests/hdl/test_track_search.py).
 """
 
 from __future__ import annotations

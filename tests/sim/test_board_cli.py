@@ -1,5 +1,6 @@
 """``trax sim`` (the simulated board) through stdin/stdout and through a pty with pyserial, and
-``trax play``'s board on it. The board is built once, with a small window to build fast."""
+``trax play``'s board on it. The board is the real board's player (what ``trax sim`` runs
+without options), built once (or found in the cache)."""
 
 from __future__ import annotations
 
@@ -14,25 +15,27 @@ import pytest
 import serial
 
 from trax_fpga import cli
-from trax_fpga.hdl.player import DEFAULT_BUDGET as PLAYER_BUDGET
 from trax_fpga.host.players import EnginePlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim import board as simulated
 
 TRAX = [sys.executable, "-m", "trax_fpga.cli"]
-WINDOW = 10
-SIM = [*TRAX, "sim", "--window", str(WINDOW)]
+SIM = [*TRAX, "sim"]
 
 
 @pytest.fixture(scope="module")
 def built():
     """The simulated board of these tests, built (or found in the cache) once."""
-    return simulated.build_board(simulated.BoardConfig(window=WINDOW))
+    return simulated.build_board(simulated.BoardConfig())
 
 
-def test_defaults_agree_with_the_player():
-    assert simulated.DEFAULT_BUDGET == PLAYER_BUDGET
+def test_sim_is_the_real_boards_player_by_default():
+    args = cli.build_parser().parse_args(["sim"])
+    assert simulated.config_from(args) == simulated.real_board_config()
+    args = cli.build_parser().parse_args(["sim", "--torus", "16", "--search", "max_depth=3"])
+    config = simulated.config_from(args)
+    assert (config.window, config.search_options) == (16, (("max_depth", 3),))
 
 
 def test_sim_on_stdin_and_stdout(built):
@@ -81,7 +84,8 @@ def test_sim_option_errors():
     assert result.returncode == 1
     assert "team code must be two printable ASCII characters" in result.stderr
     result = subprocess.run(
-        [*TRAX, "sim", "--baud", "1000000"], capture_output=True, text=True, timeout=120,
+        [*TRAX, "sim", "--clock", "1843200", "--baud", "1000000"], capture_output=True,
+        text=True, timeout=120,
         check=False,
     )  # fmt: skip
     assert result.returncode == 1
@@ -96,9 +100,6 @@ def _play_args(**overrides) -> argparse.Namespace:
 
 
 def test_board_player_is_the_simulated_board(built, capsys, monkeypatch):
-    monkeypatch.setattr(
-        simulated, "real_board_config", lambda **options: simulated.BoardConfig(window=WINDOW)
-    )
     args = _play_args()
     board = cli.board_player(None, 19200, args)
     try:
@@ -160,8 +161,7 @@ def test_the_real_board_parameters_are_the_board_files():
     assert dict(simulated.REAL_SEARCH) == BOARD_SEARCH["search_options"]
     config = simulated.real_board_config()
     assert (config.clock, config.budget) == (spec.clock_hz, 0)  # no node limit, as the board
-    assert (config.board, config.window) == (spec.player_board, spec.track_torus[0])
-    assert spec.track_torus == (simulated.REAL_TORUS, simulated.REAL_TORUS)
+    assert (config.window, config.window) == spec.torus == (simulated.REAL_TORUS,) * 2
 
 
 def test_the_strength_notice_says_how_much_weaker_in_figures():

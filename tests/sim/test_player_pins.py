@@ -3,8 +3,9 @@
 
 The reference engine is the opponent and the referee: every line the board sends must be the
 expected answer or a legal move, and its time is measured in clocks (from the end of the last
-stop bit sent to the start bit of the answer). The edge cases run on a player whose search never
-finds a move (they need none); whole games need the real search (``hdl/search.py``).
+stop bit sent to the start bit of the answer). The player is the board files' (one block-RAM
+board for the game and its search); the edge cases give it a search of one node (they need no
+move but quick answers), whole games its real budget.
 """
 
 from __future__ import annotations
@@ -22,15 +23,13 @@ from trax_fpga.host.engine import MoveChooser
 from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.sim.cocotb_runner import run
-from trax_fpga.sim.player_bench import NoMoveSearch
 from trax_fpga.sim.player_pins import PinUart, start_player
 
-EDGE_WINDOW = 8
+#: Edge cases: the smallest torus, and a search of one node (it answers at once).
+EDGE_TORUS = 8
 EDGE_CLOCK = 12_000_000
-#: Whole games: a 14 x 14 window (a game that outgrows it ends there, as the policy says),
-#: a 25 MHz clock (the ULX3S's) at 115200 baud.
-GAME_WINDOW = 14
-#: The block-RAM board's torus in whole games (every game of the records fits).
+#: Whole games: a 32 x 32 torus (every game of the records fits; a game that outgrows it ends
+#: there, as the policy says), a 25 MHz clock (the ULX3S's) at 115200 baud.
 TRACK_TORUS = 32
 GAME_CLOCK = 25_000_000
 GAME_BAUD = 115200
@@ -165,7 +164,7 @@ async def whole_games(dut):
     """Games against the reference engine, the board as white and as black in turn."""
     await start_player(dut)
     uart = _uart(dut)
-    window = int(_env("WINDOW", "18"))
+    window = int(_env("WINDOW", "32"))
     limit = int(_env("LIMIT", "5000000"))
     games = int(_env("GAMES", "2"))
     seed = int(_env("SEED", "1"))
@@ -200,16 +199,13 @@ async def whole_games(dut):
             try:
                 answer, clocks = await uart.ask(f"{move}\n".encode(), limit)
             except cocotb.triggers.SimTimeoutError:
-                # Silence is right only where the window is full (the board stops there).
+                # Silence is right only where the torus is full (the board stops there).
                 assert near_edge, f"{label}: no answer to {move} at ply {position.ply}"
                 ending = "overflow"
                 break
             text = answer.decode("ascii", "replace").strip()
             # The gateware search's specification chooses the same move, value by value.
-            if _env("BOARD", "window") == "track":
-                model = hw_search(position, window, window, budget, depth, board="track").move
-            else:
-                model = hw_search(position, window, window, budget, depth).move
+            model = hw_search(position, window, window, budget, depth, board="track").move
             assert text == str(model), f"{label}: the board chose {text}, the model {model}"
             try:
                 position.play(text)
@@ -249,27 +245,25 @@ def _run(design, testcase, env):
 
 @pytest.mark.parametrize("baud", [115200, 19200])
 def test_edge_cases_at_the_pins(baud):
-    player = Player(EDGE_WINDOW, EDGE_WINDOW, EDGE_CLOCK, baud, "T1", search=NoMoveSearch)
+    player = Player(EDGE_TORUS, EDGE_TORUS, EDGE_CLOCK, baud, "T1", budget=1)
     _run(player, "edge_cases", {"DIVISOR": player.divisor, "TEAM": "T1"})
 
 
 def test_fuzz_at_the_pins():
-    player = Player(EDGE_WINDOW, EDGE_WINDOW, EDGE_CLOCK, 115200, "T1", search=NoMoveSearch)
+    player = Player(EDGE_TORUS, EDGE_TORUS, EDGE_CLOCK, 115200, "T1", budget=1)
     seed = random.randrange(1 << 30)
     print(f"fuzz seed {seed}")
     _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "T1", "SEED": seed})
 
 
-def _game_player(board: str = "window") -> Player:
-    size = TRACK_TORUS if board == "track" else GAME_WINDOW
-    return Player(size, size, GAME_CLOCK, GAME_BAUD, "FP", board=board)
+def _game_player() -> Player:
+    return Player(TRACK_TORUS, TRACK_TORUS, GAME_CLOCK, GAME_BAUD, "FP")
 
 
-def _games(tmp_path, games: int, seed: int, board: str = "window") -> dict:
-    player = _game_player(board)
+def _games(tmp_path, games: int, seed: int) -> dict:
+    player = _game_player()
     report = tmp_path / "games.json"
     env = {"DIVISOR": player.divisor, "WINDOW": player.width, "GAMES": games, "SEED": seed}
-    env["BOARD"] = board
     env["BUDGET"] = player.budget
     env["DEPTH"] = player.search_options.get("max_depth", 3)
     env["LIMIT"] = GAME_CLOCK  # one second at the board's clock
@@ -285,15 +279,9 @@ def _games(tmp_path, games: int, seed: int, board: str = "window") -> dict:
 
 
 def test_whole_games_at_the_pins(tmp_path):
-    """One game with the board as white and one as black, against the reference engine."""
-    result = _games(tmp_path, 2, seed=1)
-    assert len(result["results"]) == 2
-
-
-def test_whole_games_on_the_block_ram_board_at_the_pins(tmp_path):
-    """The player with one block-RAM board for the game and the search (``board="track"``):
-    every answer is the model's choice, and the games run to their end on a 32 x 32 torus."""
-    result = _games(tmp_path, 2, seed=3, board="track")
+    """One game with the board as white and one as black, against the reference engine: every
+    answer is the model's choice, and the games run to their end on a 32 x 32 torus."""
+    result = _games(tmp_path, 2, seed=3)
     assert len(result["results"]) == 2
     assert "unfinished" not in result["results"] and "overflow" not in result["results"]
 

@@ -1,0 +1,49 @@
+"""The search's scores and the evaluation's weights, as the gateware uses them.
+
+The values are those of the software models, the search's specification
+(``trax_fpga.host.hwsearch``: ``WIN``, ``MATE_BOUND``, ``INFINITY``; ``trax_fpga.host.hweval``:
+``MAX_EXTENSIONS``) and the evaluation's (``trax_fpga.host.trackeval``); a test holds them equal,
+so the gateware needs no import of the host's modules.
+"""
+
+from amaranth import signed
+
+__all__ = [
+    "ATTACK_WEIGHT",
+    "CLAMP",
+    "INFINITY",
+    "LOST",
+    "MATE_BOUND",
+    "MAX_EXTENSIONS",
+    "NEAR_WEIGHT",
+    "OWN_ATTACK",
+    "SCORE_BITS",
+    "WIN",
+    "signed_score",
+]
+
+#: A won game, less the plies to it.
+WIN = 1000
+#: Scores at least this far from 0 are proved wins or losses.
+MATE_BOUND = WIN - 100
+#: Beyond every score.
+INFINITY = 2000
+#: Plies a side to move that must answer an attack gets beyond the horizon.
+MAX_EXTENSIONS = 1
+
+#: The evaluation of the side to move (``trackeval.track_score``): it has an attack (it closes
+#: a loop next move); the opponent has two; the weights of near tracks and of the opponent's
+#: attack; the bound of the rest.
+OWN_ATTACK = 500
+LOST = -500
+NEAR_WEIGHT = 60
+ATTACK_WEIGHT = 150
+CLAMP = 400
+
+#: Bits of a score: it holds +-INFINITY.
+SCORE_BITS = 13
+
+
+def signed_score():
+    """The shape of a search score: signed, holding +-INFINITY."""
+    return signed(SCORE_BITS)
