@@ -141,14 +141,17 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: rng.choice(position.legal_moves())
     if name == "greedy":
         return lambda position: _greedy(position, VARIANTS["default"])
+    # The gateware's search, through its model, on a large window. A game that outgrows it
+    # (the model finds no move) goes on with the first legal move, as `trax engine` does.
     if name.startswith("track-") and name[6:] in TUNINGS:  # research: a candidate evaluation
         tuning = TUNINGS[name[6:]]
         return lambda position: (
             hw_search(
                 position, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, board="track", tuning=tuning
             ).move
+            or position.legal_moves()[0]
         )
-    if name in HW_PLAYERS:  # the gateware's search, through its model, on a large window
+    if name in HW_PLAYERS:
         board, evaluation = HW_PLAYERS[name]
         return lambda position: (
             hw_search(
@@ -160,6 +163,7 @@ def make_player(name: str, budget: int) -> Player:
                 evaluation=evaluation,
                 board=board,
             ).move
+            or position.legal_moves()[0]
         )
     weights = VARIANTS[name]
     return lambda position: search(position, budget, weights=weights).move

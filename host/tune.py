@@ -8,9 +8,10 @@ the integer weights it proposes. The method, reproducible with that one command:
    unfinished, are left out) and the 2015 contest logs (``tests/data/contest_logs_2015.txt``,
    results ``W-loop`` ... ``R-line``; illegal and open games left out). Each position is labelled
    1 if the side to move went on to win the game, else 0.
-2. *Features*, those the gateware keeps (:func:`.trackeval.track_features` on the 64x64 torus):
-   per colour its attacks (tracks whose targets are 1 apart) and near tracks (2 apart), for the
-   side to move s and the opponent o.
+2. *Features*, those the gateware keeps (as :func:`.trackeval.track_features` counts them on
+   the 64x64 torus): per colour its attacks (tracks whose targets are 1 apart) and near tracks
+   (2 apart), for the side to move s and the opponent o; and, for research only, the far (3
+   apart) and long tracks (6 or more apart in one direction) of :mod:`.trackresearch`.
 3. *The branch the weights serve.* :func:`.trackeval.track_score` is +500 when s has an attack
    and -500 when o has two or more: those are decided. Only the other positions (s has no
    attack, o at most one) are fitted, to ``logit P(s wins) = a (near(s) - near(o)) + b
@@ -35,7 +36,8 @@ import pathlib
 
 from .position import Position
 from .tiles import Colour
-from .trackeval import ATTACK_WEIGHT, NEAR_WEIGHT, track_features
+from .trackeval import ATTACK_WEIGHT, NEAR_WEIGHT
+from .trackresearch import research_features
 
 __all__ = ["Sample", "fit_logistic", "load_samples", "main", "shift_add"]
 
@@ -56,6 +58,8 @@ class Sample:
     near: tuple[int, int]
     white: bool
     won: bool
+    far: tuple[int, int] = (0, 0)  # research features (:mod:`.trackresearch`)
+    long: tuple[int, int] = (0, 0)
 
 
 def read_games(path: pathlib.Path) -> list[tuple[list[str], Colour]]:
@@ -83,7 +87,7 @@ def load_samples(paths: list[pathlib.Path]) -> list[Sample]:
                 position.play(move)
                 if position.outcome is not None:
                     break
-                f = track_features(position, TORUS, TORUS)
+                f = research_features(position, TORUS, TORUS)
                 s, o = position.turn, position.turn.other
                 samples.append(
                     Sample(
@@ -91,6 +95,8 @@ def load_samples(paths: list[pathlib.Path]) -> list[Sample]:
                         (f.near[s], f.near[o]),
                         s is Colour.WHITE,
                         s is winner,
+                        (f.far[s], f.far[o]),
+                        (f.long[s], f.long[o]),
                     )
                 )
     return samples
@@ -189,6 +195,9 @@ def main(argv: list[str] | None = None) -> None:
             s.near[0], s.near[1], s.attacks[1], 1.0]),
         "colour": (["near(s)-near(o)", "attacks(o)", "white", "const"], lambda s: [
             s.near[0] - s.near[1], s.attacks[1], float(s.white), 1.0]),
+        "research": (["near(s)-near(o)", "attacks(o)", "far(s)-far(o)", "long(s)-long(o)",
+                      "const"], lambda s: [s.near[0] - s.near[1], s.attacks[1],
+                      s.far[0] - s.far[1], s.long[0] - s.long[1], 1.0]),
     }  # fmt: skip
     results = {}
     for name, (columns, row) in shapes.items():
