@@ -1,7 +1,10 @@
-"""The reference engine as a contest player: a move chooser and the protocol's player side.
+"""The reference engine as a contest player: move choosers and the protocol's player side.
 
 :class:`MoveChooser` picks moves with the software search (:func:`.search.search`) within a node
 budget, or within a time budget turned into nodes by the speed measured so far.
+:class:`ModelChooser` picks them with the gateware search's bit-exact model
+(:func:`.hwsearch.hw_search` on the block-RAM board), so that a referee can match the board's
+search against other engines without simulating the gateware.
 :class:`EngineSession` is the player's side of the contest protocol as a state machine, one line
 in and at most one line out; ``trax engine`` runs it on stdin/stdout.
 
@@ -33,7 +36,14 @@ from .tiles import Colour
 if TYPE_CHECKING:
     from .search import SearchResult
 
-__all__ = ["DEFAULT_NODES", "EngineSession", "MoveChooser"]
+__all__ = [
+    "DEFAULT_MODEL_DEPTH",
+    "DEFAULT_NODES",
+    "DEFAULT_TORUS",
+    "EngineSession",
+    "ModelChooser",
+    "MoveChooser",
+]
 
 log = logging.getLogger("trax.engine")
 
@@ -47,6 +57,12 @@ _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of
 #: the static evaluation after the move (the search's own root ranking).
 VARIED_PLIES = 4
 VARIED_MARGIN = 8
+#: The model's defaults: the ULX3S board file's torus and deepest iteration (``boards/top.py``).
+DEFAULT_TORUS = 64
+DEFAULT_MODEL_DEPTH = 6
+#: With a seed, the model's first plies vary among the moves whose track evaluation after the
+#: move is within this of the best one (the evaluation moves in steps of its near weight).
+MODEL_VARIED_MARGIN = 30
 
 
 class MoveChooser:
@@ -61,7 +77,11 @@ class MoveChooser:
     """
 
     def __init__(
-        self, nodes: int | None = None, time: float | None = None, seed: int | str | None = None
+        self,
+        nodes: int | None = None,
+        time: float | None = None,
+        seed: int | str | None = None,
+        depth: int | None = None,
     ) -> None:
         if nodes is not None and time is not None:
             raise ValueError("give a node budget or a time budget, not both")
@@ -69,6 +89,9 @@ class MoveChooser:
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
         if time is not None and not time > 0:
             raise ValueError(f"time budget must be positive, not {time!r}")
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a positive integer, not {depth!r}")
+        self.depth = depth
         self.nodes = DEFAULT_NODES if nodes is None and time is None else nodes
         self.time = time
         self.rate = _START_RATE
@@ -86,7 +109,7 @@ class MoveChooser:
 
         budget = self.budget()
         start = time.perf_counter()
-        result = search(position, budget)
+        result = search(position, budget, self.depth)
         elapsed = time.perf_counter() - start
         if result.nodes >= _MIN_NODES and elapsed > 0.005:
             self.rate = 0.5 * self.rate + 0.5 * result.nodes / elapsed
@@ -129,11 +152,112 @@ class MoveChooser:
         return f"{self.nodes} nodes" if self.nodes is not None else f"{self.time:g} s"
 
 
+class ModelChooser:
+    """Chooses moves with the gateware search's model: :func:`.hwsearch.hw_search` with
+    ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
+    ``depth``.
+
+    Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
+    board's at the same node budget and depth (the model is bit-exact with
+    ``hdl/track_search.py``). With ``random``, the model still searches every position exactly as
+    the board would, and its result is kept; only in the first ``VARIED_PLIES`` plies of a game
+    is its move replaced by a random one among the moves whose track evaluation after the move
+    (:mod:`.trackeval`, from the mover's side) is within ``MODEL_VARIED_MARGIN`` of the best
+    one's, the model's own move always among them. A move that wins at once is never varied, a
+    move that loses at once is never chosen, and one that gives the opponent a loop attack
+    (evaluated -500) only if the model chose it or every move does. The variation is a choice
+    on top of the model, not a change of what it computes; a series is varied and repeats for
+    one seed. If the model finds no move (the game outgrew the torus, as the board would flag),
+    the first legal move is played, with a warning.
+    """
+
+    def __init__(
+        self,
+        nodes: int | None = None,
+        depth: int | None = None,
+        torus: int = DEFAULT_TORUS,
+        seed: int | str | None = None,
+    ) -> None:
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a positive integer, not {depth!r}")
+        if not isinstance(torus, int) or torus < 4:
+            raise ValueError(f"torus must be an integer of at least 4, not {torus!r}")
+        self.nodes = DEFAULT_NODES if nodes is None else nodes
+        self.depth = DEFAULT_MODEL_DEPTH if depth is None else depth
+        self.torus = torus
+        self.random = None if seed is None else random.Random(seed)
+
+    def budget(self) -> int:
+        """The node budget of the next move."""
+        return self.nodes
+
+    def choose(self, position: Position):
+        """Search ``position`` (left unchanged) with the model; its :class:`.HwSearchResult`."""
+        import dataclasses
+
+        from .hwsearch import hw_search  # imported on use, as the software search
+
+        start = time.perf_counter()
+        result = hw_search(position, self.torus, self.torus, self.nodes, self.depth, board="track")
+        elapsed = time.perf_counter() - start
+        log.info(
+            "%s: depth %d score %d nodes %d in %.3f s (model)",
+            result.move,
+            result.depth,
+            result.score,
+            result.nodes,
+            elapsed,
+        )
+        if result.move is None:
+            move = position.legal_moves()[0]
+            log.warning("the model found no move (outgrew its torus?): playing %s", move)
+            return dataclasses.replace(result, move=move)
+        if self.random is not None and position.ply < VARIED_PLIES:
+            return self._vary(position, result)
+        return result
+
+    def _vary(self, position: Position, result):
+        """The model's result with its move replaced by a random near-equal one."""
+        import dataclasses
+
+        from .trackeval import track_features, track_score
+
+        scored = []
+        for move in position.legal_moves():
+            turn = position.play(move)
+            try:
+                if turn.outcome is not None:
+                    if turn.outcome.winner is turn.mover:  # a win is never varied
+                        return result
+                    continue  # a move that loses at once is never chosen
+                tracks = track_features(position, self.torus, self.torus)
+                scored.append((-track_score(tracks, position.turn), move))
+            finally:
+                position.pop()
+        if not scored:
+            return result
+        best = max(score for score, _ in scored)
+        near = [move for score, move in scored if score >= best - MODEL_VARIED_MARGIN]
+        if result.move not in near:
+            near.append(result.move)
+        move = self.random.choice(near)
+        log.info("varied opening: %s among %d near-equal moves", move, len(near))
+        return dataclasses.replace(result, move=move)
+
+    def describe(self) -> str:
+        return f"model, {self.nodes} nodes, depth {self.depth}, {self.torus}x{self.torus} torus"
+
+
 class EngineSession:
     """The player's side of the contest protocol (see the module's docstring for each line)."""
 
     def __init__(
-        self, chooser: MoveChooser | None = None, team: str = "RF", seed: int | None = None
+        self,
+        chooser: MoveChooser | ModelChooser | None = None,
+        team: str = "RF",
+        seed: int | None = None,
     ) -> None:
         self.chooser = chooser or MoveChooser()
         self.team = team

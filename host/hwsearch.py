@@ -48,6 +48,10 @@ is known by its torus cell and symbol (the killers and the previous best), and t
 and the threats are those of whole tracks (:mod:`.trackeval`: attacks and near tracks, counted
 on the torus). Everything else is as above.
 
+*Research* (model only, off by default): ``tuning=`` (:class:`.trackresearch.TrackTuning`, on
+the block-RAM board) replaces the evaluation's weights, adds candidate features, and sets the
+extensions and a threat search at the horizon; without it the model is the gateware's.
+
 *Result.* The best move of the last completed iteration; if the budget stops an iteration after
 at least one of its root moves was searched completely, the iteration's best so far is the
 result instead (from the second iteration on, the first root move searched is the previous
@@ -66,8 +70,9 @@ from .hweval import MAX_EXTENSIONS, features, score
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
-from .trackeval import track_features, track_score
+from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
+from .trackresearch import TrackTuning, research_features, research_score
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 
@@ -128,7 +133,9 @@ class _Searcher:
         budget: int,
         evaluation: bool,
         board: str = "window",
+        tuning: TrackTuning | None = None,
     ):
+        self.tuning = tuning
         self.order = None
         if board == "track":
             self.order = TrackOrder(position)
@@ -187,6 +194,8 @@ class _Searcher:
         if ply + 1 >= depth:  # the horizon
             if not self.evaluation:
                 return EVAL
+            if self.tuning is not None:
+                return self.tuned_value(ply, depth, alpha, beta)
             if self.order:
                 tracks = track_features(self.position, self.width, self.height)
                 turn = self.position.turn
@@ -197,6 +206,81 @@ class _Searcher:
             if not (found.threatened(self.position.turn) and ply + 1 < depth + MAX_EXTENSIONS):
                 return -score(found, self.position.turn)
         return -self.negamax(ply + 1, depth, -beta, -alpha)
+
+    # --- research (``tuning``): not in the gateware ------------------------------------------
+
+    def features(self):
+        return research_features(self.position, self.width, self.height, self.tuning.long_span)
+
+    def tuned_value(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        """:meth:`value` at the horizon with the tuning's evaluation, extensions and threats."""
+        tuning, found, side = self.tuning, self.features(), self.position.turn
+        if found.threatened(side) and ply + 1 < depth + tuning.extensions:
+            return -self.negamax(ply + 1, depth, -beta, -alpha)
+        if tuning.threat_plies and not found.threatened(side):
+            return -self.threats(ply + 1, found, tuning.threat_plies, -beta, -alpha)
+        return -research_score(found, side, tuning)
+
+    def threats(self, ply: int, found, left: int, alpha: int, beta: int) -> int:
+        """The side to move (not threatened) stands on the evaluation or makes a threat: a move
+        at a target of its near tracks after which it has an attack (the opponent none)."""
+        side = self.position.turn
+        best = research_score(found, side, self.tuning)
+        if abs(best) >= OWN_ATTACK or left == 0 or not found.near[side]:
+            return best
+        alpha = max(alpha, best)
+        if alpha >= beta:
+            return best
+        targets = found.near_targets[side]
+        for _, cell, symbol in self.moves():
+            if cell not in targets:
+                continue
+            turn = self.play(cell, symbol)
+            if turn is None:
+                continue
+            try:
+                if turn.outcome is not None:
+                    v = self.value(turn, ply, 0, alpha, beta)  # a game's end scores as ever
+                else:
+                    after = self.features()
+                    if after.attacks[side] == 0 or after.attacks[side.other] > 0:
+                        continue  # not a threat, or the opponent wins first
+                    if after.attacks[side] >= 2:
+                        v = -research_score(after, side.other, self.tuning)
+                    else:
+                        v = -self.answers(ply + 1, left, -beta, -alpha)
+            finally:
+                self.pop()
+            best = max(best, v)
+            alpha = max(alpha, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def answers(self, ply: int, left: int, alpha: int, beta: int) -> int:
+        """The threatened side tries every move; the threatening side then goes on (one fewer
+        threat left) or stands on the evaluation."""
+        best = -INFINITY
+        for _, cell, symbol in self.moves():
+            turn = self.play(cell, symbol)
+            if turn is None:
+                continue
+            try:
+                if turn.outcome is not None:
+                    v = self.value(turn, ply, 0, alpha, beta)
+                else:
+                    after, side = self.features(), self.position.turn
+                    if after.threatened(side) or after.attacks[side]:
+                        v = -research_score(after, side, self.tuning)
+                    else:
+                        v = -self.threats(ply + 1, after, left - 1, -beta, -alpha)
+            finally:
+                self.pop()
+            best = max(best, v)
+            alpha = max(alpha, v)
+            if alpha >= beta:
+                break
+        return best if best > -INFINITY else 0
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
         best = -INFINITY
@@ -232,6 +316,7 @@ def hw_search(
     *,
     evaluation: bool = True,
     board: str = "window",
+    tuning: TrackTuning | None = None,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
@@ -239,13 +324,16 @@ def hw_search(
     gateware, a mate searcher), for measuring what the evaluation is worth. ``board`` is
     ``"window"`` (the first design's ``hdl/search.py``, removed; kept for the strength comparison
     of ``host/search_bench.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
-    the evaluation is that of whole tracks, :mod:`.trackeval`)."""
+    the evaluation is that of whole tracks, :mod:`.trackeval`). ``tuning`` (research, block-RAM
+    board only; None: the gateware's) is a candidate evaluation, :mod:`.trackresearch`."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
+    if tuning is not None and (board != "track" or not evaluation):
+        raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    searcher = _Searcher(position.copy(), width, height, budget, evaluation, board)
+    searcher = _Searcher(position.copy(), width, height, budget, evaluation, board, tuning)
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):
         best, best_move = -INFINITY, None

@@ -7,7 +7,8 @@ the depth it completes at several node budgets, on positions from tests/data/hum
 ``python -m trax_fpga.host.search_bench match A B --budget 2000 --pairs 12`` plays self-play
 games between two players (evaluation variants from :data:`VARIANTS`, or ``greedy``: one ply
 with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the window search's model with its
-evaluation or without, or ``track``: the block-RAM board's search with its track evaluation) at
+evaluation or without, or ``track``: the block-RAM board's search with its track evaluation,
+or ``track-NAME``: the same with a candidate evaluation of :data:`.trackresearch.TUNINGS`) at
 equal node budgets: each pair of games starts from one seeded random opening (4 plies), with
 colours swapped in the second game.
 """
@@ -27,6 +28,7 @@ from .hwsearch import hw_search
 from .notation import Move
 from .position import Position
 from .search import search
+from .trackresearch import TUNINGS
 
 __all__ = ["VARIANTS", "main", "play_match"]
 
@@ -140,7 +142,17 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: rng.choice(position.legal_moves())
     if name == "greedy":
         return lambda position: _greedy(position, VARIANTS["default"])
-    if name in HW_PLAYERS:  # the gateware's search, through its model, on a large window
+    # The gateware's search, through its model, on a large window. A game that outgrows it
+    # (the model finds no move) goes on with the first legal move, as `trax engine` does.
+    if name.startswith("track-") and name[6:] in TUNINGS:  # research: a candidate evaluation
+        tuning = TUNINGS[name[6:]]
+        return lambda position: (
+            hw_search(
+                position, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, board="track", tuning=tuning
+            ).move
+            or position.legal_moves()[0]
+        )
+    if name in HW_PLAYERS:
         board, evaluation = HW_PLAYERS[name]
         return lambda position: (
             hw_search(
@@ -152,6 +164,7 @@ def make_player(name: str, budget: int) -> Player:
                 evaluation=evaluation,
                 board=board,
             ).move
+            or position.legal_moves()[0]
         )
     weights = VARIANTS[name]
     return lambda position: search(position, budget, weights=weights).move
@@ -227,7 +240,9 @@ def main(argv: list[str] | None = None) -> None:
     speed.add_argument("--budgets", type=int, nargs="+", default=[2000, 5000, 20000])
     match = sub.add_parser("match", help="self-play games between two players")
     match.add_argument(
-        "a", help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}"
+        "a",
+        help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
+        f"track-NAME (NAME: {', '.join(TUNINGS)})",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")

@@ -21,7 +21,14 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .host.engine import DEFAULT_NODES, EngineSession, MoveChooser
+from .host.engine import (
+    DEFAULT_MODEL_DEPTH,
+    DEFAULT_NODES,
+    DEFAULT_TORUS,
+    EngineSession,
+    ModelChooser,
+    MoveChooser,
+)
 from .host.errors import TraxError
 from .host.gamelog import RESULTS, SeriesLog
 from .host.judge import judge_game, judge_lines
@@ -230,12 +237,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chooser(args: argparse.Namespace) -> MoveChooser:
-    return MoveChooser(nodes=args.nodes, time=args.time)
+def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
+    if getattr(args, "search", "ref") == "model":
+        return ModelChooser(nodes=args.nodes, depth=args.depth, torus=args.torus)
+    return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
 
 
 def cmd_engine(args: argparse.Namespace) -> int:
     """Play as the reference engine in the contest protocol on stdin/stdout (or over TCP).
+
+    ``--search ref`` (the default) plays the software player; ``--search model`` plays the
+    gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus,
+    as the ULX3S board file's), move for move the board's at the same nodes and depth, except
+    that ``--seed`` varies the first plies of a game among near-equal moves.
 
     Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
     a move; ignores empty lines; any other line (noise, an illegal or untimely move, a move with
@@ -881,6 +895,28 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
     add_budget(p)
     p.add_argument(
+        "--search",
+        choices=("ref", "model"),
+        default="ref",
+        help="ref: the software player (default); model: the gateware search through its "
+        "bit-exact model (host/hwsearch.py, the block-RAM board), at --nodes per move",
+    )
+    p.add_argument(
+        "--depth",
+        type=_positive,
+        default=None,
+        help="the deepest iteration of the search (default: the software player's own limit;"
+        f" {DEFAULT_MODEL_DEPTH} for the model, as the board files')",
+    )
+    p.add_argument(
+        "--torus",
+        type=_positive,
+        default=DEFAULT_TORUS,
+        metavar="N",
+        help=f"model: the board's N x N torus (default {DEFAULT_TORUS}, the ULX3S board file's)",
+    )
+    parser.engine_parser = p  # for the checks between options, in main()
+    p.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -1059,6 +1095,11 @@ def main(argv: list[str] | None = None) -> int:
     _same_installation_first()
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "engine" and args.search == "model":
+        if args.time is not None:
+            parser.engine_parser.error("--time: the model (--search model) searches --nodes")
+        if args.torus < 4:
+            parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(name)s: %(message)s")
     try:

@@ -1,0 +1,142 @@
+"""Candidate evaluations and threat searches for the block-RAM board's next gateware step.
+
+Model only, and off unless asked for: :func:`.hwsearch.hw_search` takes ``tuning=`` (a
+:class:`TrackTuning`); without it (the default) the model is the gateware's, bit for bit.
+``python -m trax_fpga.host.search_bench match track-fit track ...`` plays the variants named in
+:data:`TUNINGS` against each other; docs/evaluation.md has the results.
+
+Everything here is computed from the two targets of each track (the empty cells its open ends
+point into), as the track-end table of ``hdl/track_board.py`` holds them, so that each feature
+is O(1) per track and can be counted tile by tile as the gateware counts attacks today:
+
+- ``far``: tracks whose targets are 3 apart (|dx| + |dy| on the torus): a wider attack, such as
+  an L threat's track, two moves from a loop;
+- ``long``: tracks whose targets are at least ``long_span`` apart in one direction (columns or
+  rows): a track reaching across the box toward a line;
+- ``extensions``: the plies a threatened side may be searched beyond the horizon (the
+  gateware's ``MAX_EXTENSIONS``, 1);
+- ``threat_plies``: a threat search at the horizon: the side to move, not threatened, may also
+  try the moves at the targets of its near tracks that make an attack (a threat); the opponent
+  must then answer with any move, and the threats go on for at most ``threat_plies`` of the
+  threatening side's moves. The side to move may always stand on the evaluation instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .position import Position
+from .tiles import STEP, Colour, Tile
+from .trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
+
+__all__ = ["TUNINGS", "ResearchFeatures", "TrackTuning", "research_features", "research_score"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TrackTuning:
+    """The weights and options of a candidate evaluation; the defaults are the gateware's."""
+
+    near: int = NEAR_WEIGHT
+    attack: int = ATTACK_WEIGHT
+    clamp: int = CLAMP
+    far: int = 0
+    long: int = 0
+    long_span: int = 6
+    extensions: int = 1
+    threat_plies: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ResearchFeatures:
+    """Per colour (indexed by :class:`~.tiles.Colour`): attacks, near, far and long tracks, and
+    the targets of the near tracks (where a threat can be made)."""
+
+    attacks: tuple[int, int]
+    near: tuple[int, int]
+    far: tuple[int, int]
+    long: tuple[int, int]
+    near_targets: tuple[frozenset, frozenset]
+
+    def threatened(self, turn: Colour) -> bool:
+        return self.attacks[turn.other] > 0
+
+
+def _signed(value: int, size: int) -> int:
+    value %= size
+    return value - size if value >= size // 2 else value
+
+
+def research_features(
+    position: Position, width: int, height: int, long_span: int = 6
+) -> ResearchFeatures:
+    """Count the features of both colours on a ``width`` x ``height`` torus (attacks and near
+    tracks exactly as :func:`.trackeval.track_features`)."""
+    tiles = position.tiles
+    attacks, near, far, long = [0, 0], [0, 0], [0, 0], [0, 0]
+    targets: list[set] = [set(), set()]
+    seen: set[tuple[int, int, int]] = set()
+    for (x, y), tile in tiles.items():
+        for d, (dx, dy) in enumerate(STEP):
+            if (x + dx, y + dy) in tiles or (x, y, d) in seen:
+                continue
+            colour = Tile(tile).colour(d)
+            cx, cy, entry = x, y, d
+            while True:
+                exit_side = Tile(tiles[(cx, cy)]).exit(entry)
+                sx, sy = STEP[exit_side]
+                nxt = (cx + sx, cy + sy)
+                if nxt not in tiles:
+                    break
+                cx, cy, entry = nxt[0], nxt[1], exit_side ^ 2
+            seen.add((x, y, d))
+            seen.add((cx, cy, exit_side))
+            t1 = (x + dx, y + dy)
+            t2 = (cx + sx, cy + sy)
+            ddx = abs(_signed(t1[0] - t2[0], width))
+            ddy = abs(_signed(t1[1] - t2[1], height))
+            distance = ddx + ddy
+            if distance == 1:
+                attacks[colour] += 1
+            elif distance == 2:
+                near[colour] += 1
+                targets[colour].update((t1, t2))
+            elif distance == 3:
+                far[colour] += 1
+            if max(ddx, ddy) >= long_span:
+                long[colour] += 1
+    return ResearchFeatures(
+        tuple(attacks), tuple(near), tuple(far), tuple(long), tuple(map(frozenset, targets))
+    )
+
+
+def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning) -> int:
+    """The score for ``turn``, the side to move: :func:`.trackeval.track_score`'s form with the
+    tuning's weights and its extra features."""
+    mine, theirs = turn, turn.other
+    if features.attacks[mine] > 0:
+        return OWN_ATTACK
+    if features.attacks[theirs] >= 2:
+        return LOST
+    value = tuning.near * (features.near[mine] - features.near[theirs])
+    value -= tuning.attack * features.attacks[theirs]
+    value += tuning.far * (features.far[mine] - features.far[theirs])
+    value += tuning.long * (features.long[mine] - features.long[theirs])
+    return max(-tuning.clamp, min(tuning.clamp, value))
+
+
+#: The variants measured (docs/evaluation.md). ``fit``: the weights of ``python -m
+#: trax_fpga.host.tune``.
+FIT = TrackTuning(near=9, attack=68)
+TUNINGS: dict[str, TrackTuning] = {
+    "spec": TrackTuning(),
+    "fit": FIT,
+    "fit-far": dataclasses.replace(FIT, far=4),
+    "fit-long": dataclasses.replace(FIT, long=8),
+    "fit-ext2": dataclasses.replace(FIT, extensions=2),
+    "fit-ext3": dataclasses.replace(FIT, extensions=3),
+    "fit-threat": dataclasses.replace(FIT, threat_plies=2),
+    "spec-far": TrackTuning(far=30),
+    "spec-long": TrackTuning(long=40),
+    "spec-ext2": TrackTuning(extensions=2),
+    "spec-threat": TrackTuning(threat_plies=2),
+}

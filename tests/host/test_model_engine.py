@@ -1,0 +1,174 @@
+"""`trax engine --search model`: the gateware search's model as a contest engine (issue 12).
+
+Without a seed every move must be exactly the model's (``hw_search`` with ``board="track"`` on
+the 64x64 torus at the same nodes and depth), so exactly the board's; with a seed only the first
+plies vary, among near-equal moves, and the rest is the model's again.
+"""
+
+import re
+import sys
+
+import pytest
+
+from trax_fpga.cli import main
+from trax_fpga.host.engine import (
+    MODEL_VARIED_MARGIN,
+    VARIED_PLIES,
+    EngineSession,
+    ModelChooser,
+    MoveChooser,
+)
+from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
+from trax_fpga.host.position import Position
+from trax_fpga.host.referee import Referee
+from trax_fpga.host.trackeval import track_features, track_score
+from trax_fpga.host.transport import ProcessTransport
+
+from .test_search import TACTICS
+
+NODES, DEPTH = 150, 3
+MODEL = [
+    sys.executable,
+    *("-m", "trax_fpga.cli", "-v", "engine", "--search", "model"),
+    *("--nodes", str(NODES), "--depth", str(DEPTH), "--team", "HW"),
+]
+
+
+def model_move(position: Position, nodes: int = NODES, depth: int = DEPTH):
+    return hw_search(position, 64, 64, nodes, depth, board="track").move
+
+
+def test_a_whole_game_through_the_protocol_is_the_models_move_for_move():
+    program = ProtocolPlayer(ProcessTransport(MODEL, max_line=64), "model")
+    try:
+        program.wait_ready(30)
+        referee = Referee(time_limit=10, ask_team=True)
+        record = referee.play_game(program, EnginePlayer(MoveChooser(nodes=30)))
+    finally:
+        program.close()
+    assert record.reason in ("loop", "line"), record.describe()
+    assert record.white == "HW"
+    position = Position()
+    checked = 0
+    for ply, move in enumerate(record.moves):
+        if ply % 2 == 0 and ply > 0:  # the model's moves (it is white; its first is fixed)
+            assert str(model_move(position)) == move, f"ply {ply}: {record.moves[:ply]}"
+            checked += 1
+        position.play(move)
+    assert checked >= 3, record.moves
+
+
+def test_the_engine_honours_the_node_budget_and_the_depth(tmp_path):
+    # Its log line per move: "<move>: depth D score S nodes N in T s (model)".
+    checked = 0
+    for nodes, depth in ((40, 6), (5000, 1), (5000, 2)):
+        argv = [*MODEL[:7], "--nodes", str(nodes), "--depth", str(depth)]
+        log = tmp_path / f"{nodes}-{depth}.log"
+        position = Position()
+        with ProcessTransport(argv, stderr=log) as link:
+            link.send_line("-B")
+            while position.ply < 8 and position.outcome is None:
+                # The opponent: its first legal move that does not end the game.
+                theirs = next(m for m in position.legal_moves() if not ends(position, m))
+                position.play(theirs)
+                link.send_line(str(theirs))
+                mine = link.read_line(30)
+                assert str(model_move(position, nodes, depth)) == mine
+                position.play(mine)
+                checked += 1
+        found = re.findall(r"depth (\d+) score -?\d+ nodes (\d+) in", log.read_text())
+        assert len(found) == 4, log.read_text()
+        for d, n in found:
+            assert int(n) <= nodes and int(d) <= depth, (nodes, depth, log.read_text())
+    assert checked == 12
+
+
+def ends(position: Position, move) -> bool:
+    turn = position.play(move)
+    position.pop()
+    return turn.outcome is not None
+
+
+def test_the_chooser_is_the_model_with_its_limits():
+    checked = 0
+    for tactic in TACTICS[::2]:
+        position = tactic.position()
+        for nodes, depth in ((1, 3), (60, 6), (700, 2)):
+            got = ModelChooser(nodes=nodes, depth=depth).choose(position)
+            want = hw_search(position, 64, 64, nodes, depth, board="track")
+            assert got == want
+            assert got.nodes <= nodes and got.depth <= depth
+            checked += 1
+    assert checked == 3 * len(TACTICS[::2]) >= 30
+
+
+def opening(seed, plies=2 * VARIED_PLIES):
+    """The engine's moves as white against an opponent that always plays its first legal move;
+    and the positions it answered."""
+    s = EngineSession(ModelChooser(nodes=NODES, depth=DEPTH), seed=seed)
+    moves, positions = [s.handle("-W")], []
+    while len(moves) < plies and s.position.outcome is None:
+        s.position.play(s.position.legal_moves()[0])
+        if s.position.outcome is not None:
+            break
+        positions.append(s.position.copy())
+        moves.append(s._play())
+    return moves, positions
+
+
+def test_a_seed_varies_the_first_plies_only_and_repeats_them():
+    assert opening(None)[0] == opening(None)[0]
+    assert opening(5)[0] == opening(5)[0]
+    games = {seed: opening(seed) for seed in range(10)}
+    assert len({tuple(moves) for moves, _ in games.values()}) >= 4
+    # After the varied plies, each move is the model's for the position it was played in.
+    checked = 0
+    for moves, positions in games.values():
+        for move, position in zip(moves[1:], positions, strict=True):
+            if position.ply >= VARIED_PLIES:
+                assert str(model_move(position)) == move
+                checked += 1
+    assert checked >= 10
+
+
+def after(position: Position, move) -> int:
+    """The track evaluation after ``move``, from its mover's side."""
+    position.play(move)
+    try:
+        return -track_score(track_features(position, 64, 64), position.turn)
+    finally:
+        position.pop()
+
+
+def test_a_varied_move_is_near_equal_to_the_best():
+    checked = 0
+    for moves in (["@0+"], ["@0+", "A2\\"], ["@0/", "B1+", "A0+"]):
+        position = Position.from_moves(moves)
+        best = max(after(position, move) for move in position.legal_moves())
+        chosen = set()
+        for seed in range(20):
+            move = ModelChooser(nodes=NODES, depth=DEPTH, seed=seed).choose(position).move
+            assert position.is_legal(move)
+            model = model_move(position)
+            assert move == model or after(position, move) >= best - MODEL_VARIED_MARGIN
+            chosen.add(move)
+            checked += 1
+        assert len(chosen) >= 2, moves
+    assert checked == 60
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["engine", "--search", "model", "--time", "1"], "--time: the model"),
+        (["engine", "--search", "model", "--torus", "2"], "--torus: at least 4"),
+        (["engine", "--search", "gate"], "invalid choice: 'gate'"),
+        (["engine", "--depth", "0"], "--depth"),
+    ],
+)
+def test_bad_options_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
