@@ -1,11 +1,13 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``; built at
-                   commit a70917e: 6868 of 7680 logic cells, 89%; 2053 FFs; 18 of 32 block RAMs,
-                   every memory in block RAM; 48.2 MHz routed against the 12 MHz clock; 55 s;
-                   28.6 MHz at e58bda6, before the evaluation's counts were registered; this is
-                   ``make test``'s build)
+player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
+                   6-ply mate search (``evaluation: False``): since the board's speed-ups
+                   (13.2 clocks per node, was 21.2) the evaluation no longer fits beside it, not
+                   even with 4 plies. Built at commit e662001 plus this option: 6824 of 7680 logic
+                   cells, 89%; 1403 FFs; 18 of 32 block RAMs, every memory in block RAM; 39.8 MHz
+                   routed against the 12 MHz clock; 94 s; this is ``make test``'s build. With
+                   the evaluation at commit a70917e (the slower board): 6868 cells, 48.2 MHz
 window (history)   the first design (per-cell rules core and search, removed since; in the git
                    history) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers and
                    the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%; 1388 FFs;
@@ -37,6 +39,7 @@ BOARD = BoardSpec(
     platform=ICE40HX8KBEVNPlatform,
     torus=(32, 32),
     clock_hz=12e6,
+    player_options={"search_options": {"evaluation": False}},
     uart=("uart", 0),
     uart_pins={"rx": "B10", "tx": "B12"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),

@@ -149,14 +149,14 @@ def _check_build(board, torus, build_dir, top="player"):
 
 
 def _check_block_ram(report, build_dir):
-    """Every one of the block-RAM board's ten memories (four cell banks, four track-end banks,
-    the log with the forced stack, the frontier list), and every other memory, is mapped to
-    block RAM, none to logic."""
+    """Every one of the block-RAM board's fourteen memories (four cell banks, eight track-end
+    banks, the log with the forced stack, the frontier list), and every other memory, is mapped
+    to block RAM, none to logic."""
     assert report["bram"]["used"] > 0
     assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
     lines = (build_dir / "top.rpt").read_text().splitlines()
     memories = [line for line in lines if line.startswith("mapping memory ")]
-    assert len(memories) == 10, memories
+    assert len(memories) == 14, memories
     assert all("via $__ICE40_RAM4K_" in line for line in memories), memories
     assert not [line for line in lines if "using FF mapping for memory" in line]
 
@@ -168,8 +168,9 @@ def _check_block_ram(report, build_dir):
 def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     """The open-tool flow end to end on the complete player as the board file states it (its
     torus and player options): it routes and meets timing, and every memory is in block RAM.
-    The HX8K's (a 32 x 32 torus, 89% of the cells) takes about 70 s here and runs in
-    `make test`; the iCEBreaker's (a 32 x 32 torus and a mate search, 96%) in `make test-slow`."""
+    The HX8K's (a 32 x 32 torus, a 6-ply mate search, 89% of the cells) takes about 95 s here
+    and runs in `make test`; the iCEBreaker's (a 32 x 32 torus and a mate search, 96%) in
+    `make test-slow`."""
     spec = load_board(board)
     report = _check_build(board, "{}x{}".format(*spec.torus), tmp_path)
     assert report["top"] == "player"
