@@ -763,8 +763,19 @@ class TrackBoard(wiring.Component):
 
         def place(tile_value):
             """The decision clock of a tile: write it, its track ends, the log; read its
-            neighbours."""
+            neighbours. A ply's mark (what UNDO restores) is written with every tile, into the
+            slot above the stack, which only a legal end of the turn makes the top."""
             m.d.comb += [tile.eq(tile_value), load_writes.eq(1), count_place.eq(1)]
+            with m.If(is_ply):
+                m.d.sync += [
+                    marks[self.ply].log.eq(turn_mark),
+                    marks[self.ply].frontier.eq(turn_f_mark),
+                    marks[self.ply].box_x.eq(self.box_x),
+                    marks[self.ply].box_y.eq(self.box_y),
+                    marks[self.ply].box_w.eq(self.box_w),
+                    marks[self.ply].box_h.eq(self.box_h),
+                    marks[self.ply].empty.eq(self.empty),
+                ]
             for bank in range(4):
                 with m.If(q_bank == bank):
                     m.d.comb += [
@@ -879,16 +890,7 @@ class TrackBoard(wiring.Component):
                 top_known.eq(1),
             ]
             with m.If(is_ply):
-                m.d.sync += [
-                    marks[self.ply].log.eq(turn_mark),
-                    marks[self.ply].frontier.eq(turn_f_mark),
-                    marks[self.ply].box_x.eq(self.box_x),
-                    marks[self.ply].box_y.eq(self.box_y),
-                    marks[self.ply].box_w.eq(self.box_w),
-                    marks[self.ply].box_h.eq(self.box_h),
-                    marks[self.ply].empty.eq(self.empty),
-                    self.ply.eq(self.ply + 1),
-                ]
+                m.d.sync += self.ply.eq(self.ply + 1)
             finish(Verdict.LEGAL)
             m.next = "IDLE"
 
