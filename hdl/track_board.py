@@ -879,6 +879,22 @@ class TrackBoard(wiring.Component):
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
 
+        def begin_turn(symbol_value, ply_value):
+            """A turn starts: its symbol, whether it is a ply, and nothing placed or won yet."""
+            m.d.sync += [
+                symbol.eq(symbol_value),
+                self.tiles.eq(0),
+                self.white_loop.eq(0),
+                self.black_loop.eq(0),
+                self.white_line.eq(0),
+                self.black_line.eq(0),
+                turn_mark.eq(log_sp),
+                turn_f_mark.eq(f_len),
+                sp.eq(0),
+                top_valid.eq(0),
+                is_ply.eq(ply_value),
+            ]
+
         def end_turn():
             """The turn is legal and complete: its box becomes the board's, a ply is stacked."""
             m.d.sync += [
@@ -938,19 +954,7 @@ class TrackBoard(wiring.Component):
                             ]
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
-                            m.d.sync += [
-                                symbol.eq(self.symbol),
-                                self.tiles.eq(0),
-                                self.white_loop.eq(0),
-                                self.black_loop.eq(0),
-                                self.white_line.eq(0),
-                                self.black_line.eq(0),
-                                turn_mark.eq(log_sp),
-                                turn_f_mark.eq(f_len),
-                                sp.eq(0),
-                                top_valid.eq(0),
-                                is_ply.eq(self.op == TrackOp.PLY),
-                            ]
+                            begin_turn(self.symbol, self.op == TrackOp.PLY)
                             with m.If((self.op == TrackOp.PLY) & (self.ply == self.plies)):
                                 finish(Verdict.OVERFLOW)
                             with m.Elif(self.empty):
@@ -1212,20 +1216,10 @@ class TrackBoard(wiring.Component):
                     with m.Elif(n_play):
                         # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
                         m.d.comb += [move_x.eq(fx), move_y.eq(fy)]
+                        begin_turn(hit, 1)
                         m.d.sync += [
-                            symbol.eq(hit),
-                            self.tiles.eq(0),
-                            self.white_loop.eq(0),
-                            self.black_loop.eq(0),
-                            self.white_line.eq(0),
-                            self.black_line.eq(0),
-                            turn_mark.eq(log_sp),
-                            turn_f_mark.eq(f_len),
-                            sp.eq(0),
-                            top_valid.eq(0),
                             top_known.eq(0),
                             dead.eq(0),
-                            is_ply.eq(1),
                             pend_x.eq(grown_x),
                             pend_y.eq(grown_y),
                             pend_w.eq(grown_w),
