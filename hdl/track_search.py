@@ -33,7 +33,83 @@ from .scores import (
 from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
 from .types import Colour, Symbol, Verdict
 
-__all__ = ["TrackSearch"]
+__all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members"]
+
+
+def ordinal_shape(columns: int, rows: int) -> range:
+    """The shape of a root move's ordinal (among the legal ones: at most three per cell)."""
+    return range(3 * columns * rows + 1)
+
+
+def move_layout(columns: int, rows: int) -> data.StructLayout:
+    """A move on the board: a torus cell and a symbol."""
+    return data.StructLayout({"x": range(columns), "y": range(rows), "symbol": Symbol})
+
+
+def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
+    """The members of a search's signature (see :class:`TrackSearch`): a game port, the board's
+    box and outcome, the search's controls and answer; with ``split``, an engine's members."""
+    c, r = columns, rows
+    members = {
+        "game_start": In(1),
+        "game_op": In(TrackOp),
+        "game_x": In(range(c)),
+        "game_y": In(range(r)),
+        "game_symbol": In(Symbol),
+        "game_outside": In(1),
+        "board_busy": Out(1),
+        "board_done": Out(1),
+        "board_verdict": Out(Verdict),
+        "box_x": Out(range(c)),
+        "box_y": Out(range(r)),
+        "box_w": Out(range(c + 1)),
+        "box_h": Out(range(r + 1)),
+        "empty": Out(1),
+        "overflow": Out(1),
+        "white_loop": Out(1),
+        "white_line": Out(1),
+        "black_loop": Out(1),
+        "black_line": Out(1),
+        "start": In(1),
+        "abort": In(1),
+        "turn": In(Colour),
+        "budget": In(32),
+        "cycle_budget": In(32),
+        "busy": Out(1),
+        "done": Out(1),
+        "found": Out(1),
+        "x": Out(range(c)),
+        "y": Out(range(r)),
+        "symbol": Out(Symbol),
+        "score": Out(signed_score()),
+        "depth": Out(8),
+        "nodes": Out(32),
+        "cycles": Out(32),
+        "peek_x": In(range(c)),
+        "peek_y": In(range(r)),
+        "peek_tile": Out(4),
+    }
+    if split:
+        members |= {
+            "want": Out(1),
+            "grant": In(1),
+            "ticket": In(ordinal_shape(c, r)),
+            "shared_alpha": In(signed_score()),
+            "root_best": Out(signed_score()),
+            "root_exact": Out(1),
+            "root_move": Out(move_layout(c, r)),
+            "first_valid": Out(1),
+            "first_move": Out(move_layout(c, r)),
+            "own_spent": Out(1),
+            "stop": In(1),
+            "iter_done": Out(1),
+            "iter_stopped": Out(1),
+            "pv_done": Out(1),
+            "merge": In(1),
+            "merge_go": In(1),
+            "merge_move": In(move_layout(c, r)),
+        }
+    return members
 
 
 class TrackSearch(wiring.Component):
@@ -48,6 +124,10 @@ class TrackSearch(wiring.Component):
         ``MAX_EXTENSIONS`` more.
     evaluation : bool
         Score the horizon from the tracks (the default), or 0 (a mate searcher).
+    split : bool
+        One engine of a :class:`~.parallel_search.ParallelSearch` (docs/parallel.md): the root's
+        moves are taken by ticket, the root's alpha follows ``shared_alpha``, and an iteration
+        ends in a merge of all engines' root bests instead of here. Adds the ``split`` members.
 
     Members
     -------
@@ -73,56 +153,48 @@ class TrackSearch(wiring.Component):
         again (no ``done``). The game's position is never lost (a reset would lose it).
     peek_x, peek_y, peek_tile :
         Read a cell of the board while everything is idle.
+
+    With ``split``:
+
+    want : Out(1)
+        Asks for a ticket (the ordinal of the next root move to search) until ``grant``.
+    grant : In(1), ticket : In(...)
+        The ticket is ``ticket``.
+    shared_alpha : In(signed_score())
+        The largest root best of all engines in this iteration.
+    root_best, root_exact, root_move : Out(...)
+        This engine's root best in this iteration (-INFINITY outside one), whether it is exact,
+        and its move.
+    first_valid, first_move : Out(...)
+        The first legal root move this engine played in the search.
+    own_spent : Out(1)
+        This engine's node or clock budget is spent.
+    stop : In(1)
+        Another engine's is: stop the iteration.
+    iter_done, iter_stopped, pv_done : Out(...)
+        At the root and waiting for the merge; having stopped (a budget); having completed the
+        root move of ordinal 0 in this iteration.
+    merge, merge_go, merge_move : In(...)
+        Pulse while every engine waits: go on to the next iteration with ``merge_move`` first
+        (``merge_go``), or stop searching (the merger reports the result).
     """
 
-    def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        max_depth: int = 3,
+        *,
+        evaluation: bool = True,
+        split: bool = False,
+    ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
             raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
         self.max_depth = max_depth
         self.evaluation = evaluation
-        c, r = columns, rows
-        super().__init__(
-            {
-                "game_start": In(1),
-                "game_op": In(TrackOp),
-                "game_x": In(range(c)),
-                "game_y": In(range(r)),
-                "game_symbol": In(Symbol),
-                "game_outside": In(1),
-                "board_busy": Out(1),
-                "board_done": Out(1),
-                "board_verdict": Out(Verdict),
-                "box_x": Out(range(c)),
-                "box_y": Out(range(r)),
-                "box_w": Out(range(c + 1)),
-                "box_h": Out(range(r + 1)),
-                "empty": Out(1),
-                "overflow": Out(1),
-                "white_loop": Out(1),
-                "white_line": Out(1),
-                "black_loop": Out(1),
-                "black_line": Out(1),
-                "start": In(1),
-                "abort": In(1),
-                "turn": In(Colour),
-                "budget": In(32),
-                "cycle_budget": In(32),
-                "busy": Out(1),
-                "done": Out(1),
-                "found": Out(1),
-                "x": Out(range(c)),
-                "y": Out(range(r)),
-                "symbol": Out(Symbol),
-                "score": Out(signed_score()),
-                "depth": Out(8),
-                "nodes": Out(32),
-                "cycles": Out(32),
-                "peek_x": In(range(c)),
-                "peek_y": In(range(r)),
-                "peek_tile": Out(4),
-            }
-        )
+        self.split = split
+        super().__init__(search_members(columns, rows, split=split))
 
     def elaborate(self, platform):
         m = Module()
@@ -139,8 +211,9 @@ class TrackSearch(wiring.Component):
         m.submodules.board = board = TrackBoard(
             c, r, plies=depth, weights=weights if self.evaluation else None
         )
-        move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
+        moves_shape = move_layout(c, r)
         cursor = cursor_layout(c, r)
+        split = self.split
 
         for name in (
             "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
@@ -160,11 +233,11 @@ class TrackSearch(wiring.Component):
             return [Signal(shape, name=f"{name}_{p}") for p in range(depth)]
 
         cursors = per_ply("cursor", cursor)
-        moves = per_ply("move", move_layout)
+        moves = per_ply("move", moves_shape)
         alpha = per_ply("alpha", signed_score())
         beta = per_ply("beta", signed_score())
         best = per_ply("best", signed_score())
-        killer = per_ply("killer", move_layout)
+        killer = per_ply("killer", moves_shape)
         killer_valid = per_ply("killer_valid", 1)
 
         ply = board.ply
@@ -174,13 +247,24 @@ class TrackSearch(wiring.Component):
         cycle_budget = Signal(32)
         first_pending = Signal()  # the node is about to try its first move (PV or killer)
         have_result = Signal()
-        result = Signal(move_layout)
+        result = Signal(moves_shape)
         result_score = Signal(signed_score())
-        root_move = Signal(move_layout)  # the best root move of the iteration in progress
+        root_move = Signal(moves_shape)  # the best root move of the iteration in progress
         have_first = Signal()
-        first_move = Signal(move_layout)  # the first legal root move played (the last resort)
+        first_move = Signal(moves_shape)  # the first legal root move played (the last resort)
         value = Signal(signed_score())  # the score being passed to UPDATE
         searching = Signal()
+        # The split (docs/parallel.md); constant without it.
+        ordinal = Signal(ordinal_shape(c, r))  # the legal root moves played in this iteration
+        my_ticket = Signal(ordinal_shape(c, r))
+        ticket_valid = Signal()
+        want = Signal()
+        searching_pv = Signal()  # the root move in hand is ordinal 0
+        pv_done = Signal()
+        root_exact = Signal()
+        iter_live = Signal()  # root_best is this iteration's
+        waiting = Signal()  # for the merge
+        budget_stop = Signal()  # the iteration was stopped by a budget
 
         def at(regs, p=None):
             """The register of the current ply (a mux over the plies)."""
@@ -205,20 +289,20 @@ class TrackSearch(wiring.Component):
         killer_valid_here = at(killer_valid)
 
         # The node's first move: the previous best at the root, the ply's killer below it.
-        first = Signal(move_layout)
+        first = Signal(moves_shape)
         first_valid = Signal()
         m.d.comb += [
             first.eq(Mux(ply == 0, result, killer_here)),
             first_valid.eq(Mux(ply == 0, have_result, killer_valid_here)),
         ]
-        candidate = Signal(move_layout)
+        candidate = Signal(moves_shape)
         m.d.comb += candidate.eq(Cat(board.cand_x, board.cand_y, board.cand_symbol))
 
         # The board: the game port while idle, the search's commands while searching.
         op = Signal(TrackOp)
         go = Signal()
         cmd_cursor = Signal(cursor)  # NEXT and UNDO_NEXT: the node's place in its candidates,
-        cmd_skip = Signal(move_layout)  # the move it tried first,
+        cmd_skip = Signal(moves_shape)  # the move it tried first,
         cmd_skip_valid = Signal()
         cmd_play = Signal()  # and whether the budget lets it play one more
         cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
@@ -281,7 +365,27 @@ class TrackSearch(wiring.Component):
         node_count = Signal(32)
         m.d.comb += node_count.eq(self.nodes + counted)
         m.d.sync += self.nodes.eq(node_count)
-        spent = (node_count == budget) | (self.cycles >= cycle_budget)
+        own_spent = (node_count == budget) | (self.cycles >= cycle_budget)
+        spent = own_spent
+        if split:
+            spent = own_spent | self.stop
+            m.d.comb += [
+                self.own_spent.eq(own_spent),
+                self.want.eq(want & ~waiting),
+                self.root_best.eq(Mux(iter_live, best[0], -INFINITY)),
+                self.root_exact.eq(root_exact),
+                self.root_move.eq(root_move),
+                self.first_valid.eq(have_first),
+                self.first_move.eq(first_move),
+                self.iter_done.eq(waiting),
+                self.iter_stopped.eq(budget_stop),
+                self.pv_done.eq(pv_done),
+            ]
+            with m.If(self.grant):
+                m.d.sync += [my_ticket.eq(self.ticket), ticket_valid.eq(1), want.eq(0)]
+            # The root's alpha keeps up with the other engines' (the FSM's writes come first).
+            with m.If(searching & (self.shared_alpha > alpha[0])):
+                m.d.sync += alpha[0].eq(self.shared_alpha)
 
         m.d.sync += [go.eq(0), self.done.eq(0)]
         with m.If(self.busy):
@@ -311,8 +415,19 @@ class TrackSearch(wiring.Component):
             proceeds, and its terms, are settled here (before the ply is taken back)."""
             with m.If(v > parent_best):
                 set_at(best, v, parent)
-                with m.If(parent == 0):
-                    m.d.sync += root_move.eq(move)
+            with m.If(parent == 0):
+                if not split:
+                    with m.If(v > parent_best):
+                        m.d.sync += root_move.eq(move)
+                else:
+                    # Exact unless the child failed high against the alpha it was given.
+                    exact = Value.cast(1) if issued or depth < 2 else v > -beta[1]
+                    replace = (v > parent_best) | ((v == parent_best) & exact & ~root_exact)
+                    with m.If(replace):
+                        m.d.sync += [root_move.eq(move), root_exact.eq(exact)]
+                    with m.If(searching_pv):
+                        m.d.sync += pv_done.eq(1)
+                    m.d.sync += want.eq(1)  # the next ticket
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
                 set_at(alpha, v, parent)
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
@@ -337,10 +452,34 @@ class TrackSearch(wiring.Component):
 
         def played(move, place):
             """The board has just played ``move`` legally for the node at its ply less one,
-            whose candidates go on at ``place``."""
-            m.d.comb += counted.eq(1)
+            whose candidates go on at ``place``. With the split, a root move is searched only
+            when it is this engine's ticket; the others are passed over (not nodes)."""
             with m.If((ply == 1) & ~have_first):  # a root move was played
                 m.d.sync += [have_first.eq(1), first_move.eq(move)]
+            if not split:
+                searched(move, place)
+                return
+            with m.If(ply != 1):
+                searched(move, place)
+            with m.Elif(~ticket_valid):
+                m.next = "TICKET"
+            with m.Elif(ordinal != my_ticket):  # another engine's: take it back, go on
+                m.d.sync += ordinal.eq(ordinal + 1)
+                next_move(place, result, have_result)
+                m.d.sync += cmd_proceed.eq(1)
+                command(TrackOp.UNDO_NEXT)
+                m.next = "CANDIDATE"
+            with m.Else():
+                m.d.sync += [
+                    ordinal.eq(ordinal + 1),
+                    ticket_valid.eq(0),
+                    searching_pv.eq(my_ticket == 0),
+                ]
+                searched(move, place)
+
+        def searched(move, place):
+            """``played``'s move is a node of this search."""
+            m.d.comb += counted.eq(1)
             with m.If(~(mover_won | other_won) & (~horizon | extend)):  # the child is a node
                 enter_node(ply, -parent_beta, -parent_alpha)
                 first_step(killer_valid_here, killer_here, Const(0, cursor.size))
@@ -366,6 +505,14 @@ class TrackSearch(wiring.Component):
                 next_move(cursor_v, first, first_valid)
                 command(TrackOp.NEXT)
                 m.next = "CANDIDATE"
+
+        # With the split, the root's iteration ends in the merge of every engine's root best.
+        merging_root = (ply == 0) if split else Const(0)
+
+        def wait_for_merge(stopped):
+            if split:
+                m.d.sync += [waiting.eq(1), budget_stop.eq(stopped)]
+                m.next = "MERGE"
 
         def enter_node(p, a, b):
             """Start searching the node at ply ``p`` (the board's) with the window (a, b)."""
@@ -419,6 +566,17 @@ class TrackSearch(wiring.Component):
                 with m.Else():
                     enter_node(0, -INFINITY, INFINITY)
                     m.d.sync += first_pending.eq(have_result)
+                    if split:
+                        m.d.sync += [
+                            ordinal.eq(0),
+                            ticket_valid.eq(0),
+                            want.eq(1),
+                            searching_pv.eq(0),
+                            pv_done.eq(0),
+                            root_exact.eq(0),
+                            iter_live.eq(1),
+                            budget_stop.eq(0),
+                        ]
                     m.next = "NEXT"
             with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
                 with m.If(abort_now):
@@ -438,6 +596,28 @@ class TrackSearch(wiring.Component):
                         set_at(moves, candidate, parent)
                         set_at(cursors, board.next_cursor, parent)
                         played(candidate, board.next_cursor)
+            if split:
+                with m.State("TICKET"):  # a root move is played: is it this engine's?
+                    with m.If(abort_now):
+                        m.next = "UNWIND"
+                    with m.Elif(ticket_valid):
+                        played(parent_move, parent_cursor)
+                with m.State("MERGE"):  # the iteration is over here: the merger decides
+                    with m.If(abort_now):
+                        m.d.sync += [waiting.eq(0), iter_live.eq(0)]
+                        m.next = "UNWIND"
+                    with m.Elif(self.merge):
+                        m.d.sync += [waiting.eq(0), iter_live.eq(0)]
+                        with m.If(self.merge_go):
+                            m.d.sync += [
+                                have_result.eq(1),
+                                result.eq(self.merge_move),
+                                iteration.eq(iteration + 1),
+                            ]
+                            m.next = "ITERATE"
+                        with m.Else():
+                            m.d.sync += [searching.eq(0), self.busy.eq(0)]
+                            m.next = "IDLE"
             with m.State("PLAY"):  # the node's first move (PV or killer)
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
@@ -464,6 +644,8 @@ class TrackSearch(wiring.Component):
             with m.State("RETURN"):  # the node at the board's ply is done; its score is value
                 with m.If(abort_now):
                     m.next = "UNWIND"
+                with m.Elif(merging_root):
+                    wait_for_merge(stopped=0)
                 with m.Else():
                     with m.If(ply == 0):
                         with m.If(best_here == -INFINITY):  # no legal move at all
@@ -486,6 +668,8 @@ class TrackSearch(wiring.Component):
             with m.State("ABORT"):  # the budget is spent: back to ply 0
                 with m.If(abort_now):
                     m.next = "UNWIND"
+                with m.Elif(merging_root):
+                    wait_for_merge(stopped=1)
                 with m.Else():
                     with m.If(ply == 0):
                         with m.If(best[0] != -INFINITY):

@@ -227,15 +227,28 @@ class SearchResult:
 
 class TrackSearchSim:
     """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
-    search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`."""
+    search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`; with ``engines``,
+    a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many."""
 
     def __init__(
-        self, torus=(16, 16), backend="amaranth", *, max_depth: int = 3, evaluation: bool = True
+        self,
+        torus=(16, 16),
+        backend="amaranth",
+        *,
+        max_depth: int = 3,
+        evaluation: bool = True,
+        engines: int | None = None,
     ) -> None:
+        from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
 
         self.width, self.height = torus
-        self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
+        if engines is None:
+            self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
+        else:
+            self.component = ParallelSearch(
+                self.width, self.height, max_depth, engines=engines, evaluation=evaluation
+            )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":
@@ -291,9 +304,17 @@ class TrackSearchSim:
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
         return self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
 
-    def search(self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1) -> SearchResult:
-        """Choose a move for ``turn`` (1 white, 0 black) within the budgets."""
+    def search(
+        self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1, depth: int = 0
+    ) -> SearchResult:
+        """Choose a move for ``turn`` (1 white, 0 black) within the budgets; ``depth``: the
+        deepest iteration, if not 0 (a parallel search only; the others search to their
+        ``max_depth``)."""
         backend = self.backend
+        if "depth_limit" in self.component.signature.members:
+            backend.set("depth_limit", depth)
+        elif depth:
+            raise ValueError("only a parallel search takes a depth limit")
         backend.set("turn", turn)
         backend.set("budget", budget)
         backend.set("cycle_budget", cycle_budget)

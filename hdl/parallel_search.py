@@ -1,0 +1,248 @@
+"""Many engines on one chip: the root split of docs/parallel.md.
+
+:class:`ParallelSearch` has the members of a :class:`~.track_search.TrackSearch` and holds N of
+them (``split=True``), each with its own board in its own block RAM. Every game command goes to
+all of them in the same clocks, so their boards never differ. A search starts them together;
+this block hands out tickets (the ordinals of the root moves), keeps the shared alpha (the
+largest root best of any engine), stops them all when one's budget is spent, and at the end of
+every iteration merges their root bests into the iteration's result, then sends them on to the
+next iteration with that move first, or tells them to stop and answers.
+"""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In
+
+from .scores import INFINITY, MATE_BOUND, signed_score
+from .track_board import check_torus
+from .track_search import TrackSearch, move_layout, ordinal_shape, search_members
+from .types import Symbol
+
+__all__ = ["ParallelSearch"]
+
+#: Inputs that every engine takes as they come.
+BROADCAST = (
+    "game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside",
+    "turn", "budget", "cycle_budget", "abort", "peek_x", "peek_y",
+)  # fmt: skip
+#: Outputs of the game's board, the same in every engine: engine 0's.
+FROM_FIRST = (
+    "board_done", "board_verdict", "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
+    "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
+)  # fmt: skip
+
+
+class ParallelSearch(wiring.Component):
+    """N search engines on a C x R block-RAM torus, splitting the root's moves.
+
+    Parameters
+    ----------
+    columns, rows, max_depth, evaluation :
+        As :class:`~.track_search.TrackSearch`.
+    engines : int
+        How many (at least 1; with 1 the search is the sequential one node for node).
+
+    Members
+    -------
+    As :class:`~.track_search.TrackSearch`, except: ``budget`` is per engine (each stops the
+    iteration when its own nodes reach it, and then all do); ``nodes`` is the sum over the
+    engines; among equal scores the move chosen depends on the engines' timing (the score of a
+    completed iteration does not).
+    depth_limit : In(8)
+        The deepest iteration of the next search, if not 0 and below ``max_depth`` (the
+        engines' registers are sized for ``max_depth``).
+    """
+
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        max_depth: int = 3,
+        *,
+        engines: int = 2,
+        evaluation: bool = True,
+    ):
+        self.columns, self.rows = check_torus(columns, rows)
+        if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
+            raise ValueError(f"engines must be a positive integer, not {engines!r}")
+        if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
+            raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
+        self.max_depth = max_depth
+        self.engines = engines
+        self.evaluation = evaluation
+        super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
+
+    def elaborate(self, platform):
+        m = Module()
+        c, r, n = self.columns, self.rows, self.engines
+        units = []
+        for i in range(n):
+            unit = TrackSearch(c, r, self.max_depth, evaluation=self.evaluation, split=True)
+            m.submodules[f"engine_{i}"] = unit
+            units.append(unit)
+            for name in BROADCAST:
+                m.d.comb += getattr(unit, name).eq(getattr(self, name))
+        first = units[0]
+        for name in FROM_FIRST:
+            m.d.comb += getattr(self, name).eq(getattr(first, name))
+        m.d.comb += self.board_busy.eq(any_of(u.board_busy for u in units))
+        engines_busy = any_of(u.busy for u in units)
+        m.d.comb += self.nodes.eq(sum(u.nodes for u in units))
+
+        # Tickets: one per clock, to the lowest-numbered engine asking.
+        next_ticket = Signal(ordinal_shape(c, r))
+        granted = Signal()
+        for i, unit in enumerate(units):
+            earlier = any_of(u.want for u in units[:i])
+            m.d.comb += [unit.grant.eq(unit.want & ~earlier), unit.ticket.eq(next_ticket)]
+        m.d.comb += granted.eq(any_of(u.want for u in units))
+        with m.If(granted):
+            m.d.sync += next_ticket.eq(next_ticket + 1)
+
+        # The shared alpha: the largest root best, a clock late (it only ever rises within an
+        # iteration, and an engine's root best is -INFINITY outside one).
+        shared = Signal(signed_score(), init=-INFINITY)
+        largest = units[0].root_best
+        for unit in units[1:]:
+            largest = Mux(unit.root_best > largest, unit.root_best, largest)
+        m.d.sync += shared.eq(largest)
+        stop = Signal()
+        with m.If(any_of(u.own_spent for u in units)):
+            m.d.sync += stop.eq(1)
+        merge = Signal()
+        merge_go = Signal()
+        result = Signal(move_layout(c, r))
+        m.d.comb += [unit.shared_alpha.eq(shared) for unit in units]
+        m.d.comb += [unit.stop.eq(stop) for unit in units]
+        m.d.comb += [unit.merge.eq(merge) for unit in units]
+        m.d.comb += [unit.merge_go.eq(merge_go) for unit in units]
+        m.d.comb += [unit.merge_move.eq(result) for unit in units]
+
+        # The merge: the move of the lowest-numbered engine whose root best is the largest and
+        # exact; the first legal root move played, the last resort.
+        pick = Signal(move_layout(c, r))
+        for unit in reversed(units):
+            with m.If((unit.root_best == shared) & unit.root_exact):
+                m.d.comb += pick.eq(unit.root_move)
+        first_move = Signal(move_layout(c, r))
+        for unit in reversed(units):
+            with m.If(unit.first_valid):
+                m.d.comb += first_move.eq(unit.first_move)
+        first_valid = any_of(u.first_valid for u in units)
+        all_done = all_of(u.iter_done for u in units)
+        # An iteration that every engine completed is complete, even if a budget ran out at
+        # its very end (the next one then stops at once, as in the sequential search).
+        stopped = any_of(u.iter_stopped for u in units)
+        pv_done = any_of(u.pv_done for u in units)
+        found_any = shared != -INFINITY
+
+        iteration = Signal(range(self.max_depth + 2))
+        have_result = Signal()
+        result_score = Signal(signed_score())
+        depth = Signal(8)
+        last = Signal(8)  # the deepest iteration of this search
+
+        m.d.sync += [merge.eq(0), self.done.eq(0)]
+        m.d.comb += [u.start.eq(self.start & ~first.empty & ~self.busy) for u in units]
+        with m.If(self.busy):
+            m.d.sync += self.cycles.eq(self.cycles + 1)
+
+        def finish():
+            m.d.sync += [merge.eq(1), merge_go.eq(0)]
+            m.next = "FINISH"
+
+        with m.FSM(name="parallel_fsm"):
+            with m.State("IDLE"):
+                with m.If(self.start & first.empty):  # the first move of a game
+                    m.d.sync += [
+                        self.found.eq(1),
+                        self.x.eq(0),
+                        self.y.eq(0),
+                        self.symbol.eq(Symbol.CROSS),
+                        self.score.eq(0),
+                        self.depth.eq(0),
+                        self.cycles.eq(0),
+                        self.done.eq(1),
+                    ]
+                with m.Elif(self.start):
+                    m.d.sync += [
+                        self.busy.eq(1),
+                        self.cycles.eq(0),
+                        next_ticket.eq(0),
+                        stop.eq(0),
+                        iteration.eq(1),
+                        have_result.eq(0),
+                        result_score.eq(0),
+                        depth.eq(0),
+                        last.eq(self.max_depth),
+                    ]
+                    with m.If((self.depth_limit != 0) & (self.depth_limit < self.max_depth)):
+                        m.d.sync += last.eq(self.depth_limit)
+                    m.next = "RUN"
+            with m.State("RUN"):
+                with m.If(self.abort):
+                    m.next = "ABORT"
+                with m.Elif(all_done):
+                    m.next = "COLLECT"
+            with m.State("COLLECT"):  # every engine waits; the shared alpha is up to date now
+                with m.If(self.abort):
+                    m.next = "ABORT"
+                with m.Elif(stopped):
+                    with m.If(found_any & (~have_result | pv_done)):
+                        m.d.sync += [have_result.eq(1), result.eq(pick), result_score.eq(shared)]
+                    with m.Elif(~have_result & first_valid):
+                        m.d.sync += [have_result.eq(1), result.eq(first_move), result_score.eq(0)]
+                    finish()
+                with m.Elif(~found_any):  # no legal move at all
+                    finish()
+                with m.Else():
+                    m.d.sync += [
+                        have_result.eq(1),
+                        result.eq(pick),
+                        result_score.eq(shared),
+                        depth.eq(iteration),
+                        iteration.eq(iteration + 1),
+                    ]
+                    proved = (shared >= MATE_BOUND) | (shared <= -MATE_BOUND)
+                    with m.If(proved | (iteration == last)):
+                        finish()
+                    with m.Else():
+                        m.d.sync += [merge.eq(1), merge_go.eq(1)]
+                        m.next = "SETTLE"
+            with m.State("SETTLE"):  # the engines take the merge in this clock
+                m.d.sync += next_ticket.eq(0)
+                m.next = "RUN"
+            with m.State("FINISH"):
+                with m.If(~merge & ~engines_busy):
+                    m.d.sync += [
+                        self.busy.eq(0),
+                        self.done.eq(1),
+                        self.found.eq(have_result),
+                        self.x.eq(result.x),
+                        self.y.eq(result.y),
+                        self.symbol.eq(result.symbol),
+                        self.score.eq(result_score),
+                        self.depth.eq(depth),
+                    ]
+                    m.next = "IDLE"
+            with m.State("ABORT"):  # the engines unwind their boards
+                with m.If(~engines_busy):
+                    m.d.sync += self.busy.eq(0)
+                    m.next = "IDLE"
+        return m
+
+
+def any_of(signals):
+    """The OR of some 1-bit signals (0 for none)."""
+    out = 0
+    for s in signals:
+        out = out | s
+    return out
+
+
+def all_of(signals):
+    """The AND of some 1-bit signals."""
+    out = 1
+    for s in signals:
+        out = out & s
+    return out

@@ -1,0 +1,122 @@
+"""The many-engine search (hdl/parallel_search.py) against the sequential model.
+
+The contract is docs/parallel.md: with one engine the root split is the sequential search
+(``host/hwsearch.py``, ``board="track"``) node for node; with more, every completed iteration's
+score is the sequential model's at that depth, and the move chosen has that score (its exact
+value, searched alone). Node counts and, among equal scores, the move depend on the engines'
+timing, so they are not compared.
+"""
+
+import random
+
+import pytest
+
+from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.tiles import Colour
+from trax_fpga.sim.track_driver import TrackSearchSim
+
+from .reference import random_game
+from .test_track_search import check, positions_from_games, search
+
+TORUS = 32
+DEPTH = 3
+UNLIMITED = 1 << 24
+
+
+@pytest.fixture(scope="module")
+def single():
+    with TrackSearchSim((TORUS, TORUS), "verilator", max_depth=DEPTH, engines=1) as engine:
+        yield engine
+
+
+@pytest.fixture(scope="module")
+def three():
+    with TrackSearchSim((TORUS, TORUS), "verilator", max_depth=DEPTH, engines=3) as engine:
+        yield engine
+
+
+def some_positions(count: int, seed: int) -> list[Position]:
+    """Human-game positions, then seeded random ones: ``count`` of each."""
+    found = positions_from_games(count, 16)
+    rng = random.Random(seed)
+    while len(found) < 2 * count:
+        position = Position.from_moves(random_game(rng, rng.randrange(2, 40), TORUS, TORUS))
+        if not position.is_over:
+            found.append(position)
+    return found
+
+
+def exact_value(position: Position, move, depth: int) -> int:
+    """The score of the root move ``move`` in the sequential model's iteration of ``depth``,
+    searched alone with the whole window (so exact)."""
+    searcher = _Searcher(position.copy(), TORUS, TORUS, UNLIMITED, True, "track")
+    turn = searcher.play(*searcher_move(searcher, move))
+    assert turn is not None, move
+    return searcher.value(turn, 0, depth, -INFINITY, INFINITY)
+
+
+def searcher_move(searcher, move):
+    """``move``'s board cell and symbol, as the searcher (on a compacted copy) names them."""
+    for _, cell, symbol in searcher.moves():
+        if searcher.position.move_at(cell, symbol) == move:
+            return cell, symbol
+    raise AssertionError(f"{move} is no candidate")
+
+
+def test_one_engine_is_the_sequential_search(single):
+    """The split with one engine: the same move, score, depth and nodes as the model."""
+    checked = 0
+    for position in some_positions(6, 7):
+        for budget in (1, 7, 60, 400, 3000):
+            check(single, position, budget)
+            checked += 1
+    assert checked == 60
+
+
+def test_many_engines_score_every_iteration_as_the_sequential_search(three):
+    checked = 0
+    for position in some_positions(6, 8):
+        for depth in range(1, DEPTH + 1):
+            model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
+            got, move = search(three, position, UNLIMITED, depth=depth)
+            label = f"{' '.join(str(t.move) for t in position.turns)} at depth {depth}"
+            assert (got.score, got.depth) == (model.score, model.depth), label
+            assert move is not None and position.is_legal(move), label
+            assert exact_value(position, move, got.depth) == got.score, label
+            checked += 1
+    assert checked == 36
+
+
+def test_many_engines_within_small_budgets(three):
+    """A search stopped by a budget still answers a legal move (none only without one)."""
+    checked = 0
+    for position in some_positions(4, 9):
+        for budget in (1, 2, 5, 17, 90):
+            model = hw_search(position, TORUS, TORUS, budget, DEPTH, board="track")
+            got, move = search(three, position, budget)
+            assert (move is None) == (model.move is None)
+            assert move is None or position.is_legal(move)
+            assert got.depth <= model.depth + 1
+            checked += 1
+    assert checked == 40
+
+
+def test_many_engines_stop_at_the_cycle_budget(three):
+    position = positions_from_games(1, 12)[0]
+    unlimited, _ = search(three, position, UNLIMITED)
+    assert unlimited.cycles > 4_000
+    got, move = search(three, position, UNLIMITED, cycle_budget=4_000)
+    assert got.cycles < 4_000 + 300
+    assert move is not None and position.is_legal(move)
+
+
+def test_the_game_goes_on_after_a_parallel_search(three):
+    """Every engine's board is back at the game's position: the next move is judged on it and
+    the next search scores as the model."""
+    position = positions_from_games(1, 12)[0]
+    _, move = search(three, position, 2_000)
+    assert three.play(move).name == "LEGAL"
+    position.play(move)
+    got = three.search(int(position.turn is Colour.WHITE), UNLIMITED)
+    assert got.score == hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track").score
