@@ -20,6 +20,7 @@ the programmer even when it only builds.
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import os
 import shutil
@@ -175,6 +176,13 @@ def _top(spec: BoardSpec, top: str, torus: tuple[int, int]) -> BoardTop:
     return BoardTop(design, spec)
 
 
+def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
+    """``spec`` whose player searches with ``engines`` engines (issue 13)."""
+    options = dict(spec.player_options)
+    options["search_options"] = {**options.get("search_options", {}), "engines": engines}
+    return dataclasses.replace(spec, player_options=options)
+
+
 def plan(
     spec: BoardSpec,
     top: str,
@@ -281,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         "--build-dir", type=Path, help="where to build (default: build/<board>, or build/<board>-"
         "<top>-<C>x<R> when --torus or --top is given)"
     )  # fmt: skip
+    parser.add_argument(
+        "--engines",
+        type=int,
+        help="the player's search engines, each with its own board (default: the board file's)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -289,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         spec = load_board(args.board)
+        if args.engines is not None:
+            if args.engines < 1:
+                raise ValueError(f"--engines must be at least 1, not {args.engines}")
+            spec = with_engines(spec, args.engines)
         top = args.top
         torus = args.torus or spec.torus
         build_dir = args.build_dir
@@ -296,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
             build_dir = Path("build") / spec.name
             if args.torus or top != "player":
                 build_dir = Path("build") / f"{spec.name}-{top}-{torus[0]}x{torus[1]}"
+            if args.engines is not None:
+                build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, torus, build_dir)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")

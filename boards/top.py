@@ -32,7 +32,8 @@ def make_design(
     player_options: dict | None = None,
 ):
     """The design ``top`` (one of :data:`TOPS`) on a C x R torus (powers of two) at ``clk_freq``
-    Hz. ``player_options`` are more keyword arguments of the complete player (``top="player"``).
+    Hz. ``player_options`` are more keyword arguments of the complete player (``top="player"``);
+    its ``search_options`` are added to :data:`BOARD_SEARCH`'s one by one.
     """
     from trax_fpga.hdl.track_board import check_torus
 
@@ -40,9 +41,12 @@ def make_design(
     if top == "player":
         from trax_fpga.hdl.player import Player
 
-        return Player(
-            columns, rows, clk_freq, baud=baud, **{**BOARD_SEARCH, **(player_options or {})}
-        )
+        options = {**BOARD_SEARCH, **(player_options or {})}
+        options["search_options"] = {
+            **BOARD_SEARCH["search_options"],
+            **(player_options or {}).get("search_options", {}),
+        }
+        return Player(columns, rows, clk_freq, baud=baud, **options)
     if top == "track":
         return TrackProbe(columns, rows, clk_freq, baud=baud)
     raise ValueError(f"top must be one of {', '.join(TOPS)}, not {top!r}")

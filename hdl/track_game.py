@@ -12,6 +12,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .parallel_search import ParallelSearch
 from .protocol import rules_signature, search_signature
 from .track_board import TrackOp, check_torus
 from .track_rules import Command, Outcome, end_turn
@@ -33,6 +34,9 @@ class TrackGame(wiring.Component):
     evaluation : bool
         The search scores its horizon from the tracks (the default) or is a mate searcher
         (smaller: for the parts where the evaluation does not fit).
+    engines : int
+        Search engines, each with its own board (:class:`~.parallel_search.ParallelSearch`);
+        1 (the default) is the single :class:`~.track_search.TrackSearch`.
 
     Members
     -------
@@ -54,10 +58,21 @@ class TrackGame(wiring.Component):
         The deepest iteration the last search completed.
     """
 
-    def __init__(self, columns: int, rows: int, max_depth: int = 3, *, evaluation: bool = True):
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        max_depth: int = 3,
+        *,
+        evaluation: bool = True,
+        engines: int = 1,
+    ):
         self.columns, self.rows = check_torus(columns, rows)
+        if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
+            raise ValueError(f"engines must be a positive integer, not {engines!r}")
         self.max_depth = max_depth
         self.evaluation = evaluation
+        self.engines = engines
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -75,9 +90,17 @@ class TrackGame(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.core = core = TrackSearch(
-            self.columns, self.rows, self.max_depth, evaluation=self.evaluation
-        )
+        if self.engines == 1:
+            core = TrackSearch(self.columns, self.rows, self.max_depth, evaluation=self.evaluation)
+        else:
+            core = ParallelSearch(
+                self.columns,
+                self.rows,
+                self.max_depth,
+                engines=self.engines,
+                evaluation=self.evaluation,
+            )
+        m.submodules.core = core
         rules, search = self.rules, self.search
 
         # The search's side of it.

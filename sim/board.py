@@ -388,6 +388,14 @@ def add_arguments(parser) -> None:
         + "); may be repeated",
     )
     parser.add_argument(
+        "--engines",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the search's engines, each with its own board (default: the board file's, "
+        f"{dict(defaults.search_options).get('engines', 1)}); the same as --search engines=N",
+    )
+    parser.add_argument(
         "--speed",
         type=float,
         default=None,
@@ -401,6 +409,8 @@ def config_from(args) -> BoardConfig:
     search = BoardConfig().search_options
     if args.search is not None:
         search = tuple(sorted({**dict(search), **dict(args.search)}.items()))
+    if getattr(args, "engines", None) is not None:
+        search = tuple(sorted({**dict(search), "engines": args.engines}.items()))
     config = BoardConfig(
         window=args.torus,
         team=args.team,

@@ -28,13 +28,16 @@ class RtlSearchResult(HwSearchResult):
 
 
 class RtlSearch:
-    """The simulated search on a ``torus`` x ``torus`` board (one Verilator build per torus and
-    depth)."""
+    """The simulated search on a ``torus`` x ``torus`` board (one Verilator build per torus,
+    depth and number of engines; ``engines``: a :class:`~trax_fpga.hdl.parallel_search.
+    ParallelSearch` of that many, None: the single search)."""
 
-    def __init__(self, torus: int = 64, max_depth: int = 3):
+    def __init__(self, torus: int = 64, max_depth: int = 3, engines: int | None = None):
         self.width, self.height = check_torus(torus, torus)
         self.max_depth = max_depth
-        self.unit = TrackSearchSim((torus, torus), "verilator", max_depth=max_depth)
+        self.unit = TrackSearchSim(
+            (torus, torus), "verilator", max_depth=max_depth, engines=engines
+        )
 
     def close(self) -> None:
         self.unit.close()

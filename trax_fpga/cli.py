@@ -358,15 +358,23 @@ def _best_rtl(args: argparse.Namespace) -> int:
         Status("searching with the gateware (simulated)") as status,
         reporting(status.say),
     ):
-        with RtlSearch(torus, depth) as unit:
+        engines = args.engines if args.engines > 1 else None
+        with RtlSearch(torus, depth, engines) as unit:
             result = unit.search(position, args.nodes)
     model = hw_search(position, torus, torus, args.nodes, depth, board="track")
     print(f"{position.turn.word} to move after {position.ply} moves")
+    where = f"{torus}x{torus} torus in block RAM, depth <= {depth}"
+    if engines:
+        where += f", {engines} engines"
     print(
-        f"gateware search ({torus}x{torus} torus in block RAM, depth <= {depth}): depth "
+        f"gateware search ({where}): depth "
         f"{result.depth}, {result.nodes} nodes in {result.cycles} cycles, score {result.score}"
     )
-    agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
+    if engines:  # the split's nodes and, among equal scores, its move depend on its timing
+        same = (model.score, model.depth) == (result.score, result.depth)
+        agree = "agrees on the score" if same else "DIFFERS in score"
+    else:
+        agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
     print(f"software model (host/hwsearch.py) {agree}: {model.move}, {model.nodes} nodes")
     if result.move is None:
         raise TraxError("the gateware found no legal move")
@@ -949,6 +957,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--depth", type=_positive, default=3, help="rtl, model: deepest iteration (default 3)"
+    )
+    p.add_argument(
+        "--engines",
+        type=_positive,
+        default=1,
+        help="rtl: search engines splitting the root, each with its own board (default 1; "
+        "docs/parallel.md); the node budget is per engine",
     )
     add_variant(p)
 

@@ -187,3 +187,27 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
     assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
     _check_block_ram(report, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "engines", "search"),
+    [
+        ("ulx3s_85f", None, {"max_depth": 6}),
+        ("ice40_hx8k", None, {"max_depth": 3, "evaluation": False}),
+        ("icebreaker", None, {"max_depth": 3, "evaluation": False}),
+        ("ice40_hx8k", 2, {"max_depth": 3, "evaluation": False, "engines": 2}),
+    ],
+)
+def test_board_files_search_options_add_to_the_boards_own(name, engines, search):
+    """A board file's search options are added one by one to the boards' search (6 plies by
+    the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
+    adds the engines."""
+    from trax_fpga.boards.build import with_engines
+    from trax_fpga.boards.top import make_design
+
+    spec = load_board(name)
+    if engines is not None:
+        spec = with_engines(spec, engines)
+    design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
+    design._MustUse__silence = True
+    assert design.search_options == search
