@@ -155,7 +155,8 @@ class MoveChooser:
 class ModelChooser:
     """Chooses moves with the gateware search's model: :func:`.hwsearch.hw_search` with
     ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
-    ``depth``.
+    ``depth``; with ``engines`` > 1, :func:`.hwparallel.hw_parallel_search` instead (that many
+    engines splitting the search's root, docs/parallel.md), ``nodes`` per engine.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -177,6 +178,7 @@ class ModelChooser:
         depth: int | None = None,
         torus: int = DEFAULT_TORUS,
         seed: int | str | None = None,
+        engines: int = 1,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
@@ -184,6 +186,9 @@ class ModelChooser:
             raise ValueError(f"depth must be a positive integer, not {depth!r}")
         if not isinstance(torus, int) or torus < 4:
             raise ValueError(f"torus must be an integer of at least 4, not {torus!r}")
+        if not isinstance(engines, int) or engines < 1:
+            raise ValueError(f"engines must be a positive integer, not {engines!r}")
+        self.engines = engines
         self.nodes = DEFAULT_NODES if nodes is None else nodes
         self.depth = DEFAULT_MODEL_DEPTH if depth is None else depth
         self.torus = torus
@@ -194,21 +199,29 @@ class ModelChooser:
         return self.nodes
 
     def choose(self, position: Position):
-        """Search ``position`` (left unchanged) with the model; its :class:`.HwSearchResult`."""
+        """Search ``position`` (left unchanged) with the model; its :class:`.HwSearchResult`
+        (with engines, its :class:`.hwparallel.ParallelResult`)."""
         import dataclasses
 
-        from .hwsearch import hw_search  # imported on use, as the software search
+        # imported on use, as the software search
+        from .hwparallel import hw_parallel_search
+        from .hwsearch import hw_search
 
         start = time.perf_counter()
-        result = hw_search(position, self.torus, self.torus, self.nodes, self.depth, board="track")
+        size, nodes, depth = self.torus, self.nodes, self.depth
+        if self.engines == 1:
+            result = hw_search(position, size, size, nodes, depth, board="track")
+        else:
+            result = hw_parallel_search(position, size, size, nodes, depth, self.engines)
         elapsed = time.perf_counter() - start
         log.info(
-            "%s: depth %d score %d nodes %d in %.3f s (model)",
+            "%s: depth %d score %d nodes %d in %.3f s (model%s)",
             result.move,
             result.depth,
             result.score,
             result.nodes,
             elapsed,
+            f", {self.engines} engines" if self.engines > 1 else "",
         )
         if result.move is None:
             move = position.legal_moves()[0]

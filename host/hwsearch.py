@@ -157,15 +157,21 @@ class _Searcher:
         """Play a candidate; None when it is refused or illegal (not a node)."""
         if self.nodes == self.budget:  # checked before every candidate, as in the gateware
             raise _Stop
+        turn = self.try_play(cell, symbol)
+        if turn is not None:
+            self.nodes += 1
+        return turn
+
+    def try_play(self, cell, symbol):
+        """Play a candidate without counting it or checking the budget; None when it is refused
+        or illegal (then nothing is played)."""
         if not self.fits(cell):
             return None
         move = self.position.move_at(cell, symbol)
         try:
-            turn = self.order.play(move) if self.order else self.position.play(move)
+            return self.order.play(move) if self.order else self.position.play(move)
         except IllegalMoveError:
             return None
-        self.nodes += 1
-        return turn
 
     def pop(self) -> None:
         if self.order:
@@ -186,26 +192,35 @@ class _Searcher:
     def value(self, turn, ply: int, depth: int, alpha: int, beta: int) -> int:
         """The score of the move just played at ``ply`` in the iteration of ``depth``, from its
         mover's point of view."""
+        horizon = turn.outcome is None and ply + 1 >= depth
+        if horizon and self.tuning is not None and self.evaluation:
+            return self.tuned_value(ply, depth, alpha, beta)
+        v = self.leaf(turn, ply, depth)
+        return v if v is not None else -self.negamax(ply + 1, depth, -beta, -alpha)
+
+    def leaf(self, turn, ply: int, depth: int) -> int | None:
+        """The score of the move just played at ``ply`` from its mover's point of view when the
+        search ends there (the game's end, or the horizon without an extension); None when the
+        search goes on below it. Not for a tuning's horizon (:meth:`tuned_value`)."""
         if turn.outcome is not None:
             if turn.outcome.winner is None:
                 return 0
             won = turn.outcome.winner is turn.mover
             return WIN - (ply + 1) if won else -(WIN - (ply + 1))
-        if ply + 1 >= depth:  # the horizon
-            if not self.evaluation:
-                return EVAL
-            if self.tuning is not None:
-                return self.tuned_value(ply, depth, alpha, beta)
-            if self.order:
-                tracks = track_features(self.position, self.width, self.height)
-                turn = self.position.turn
-                if not (tracks.threatened(turn) and ply + 1 < depth + MAX_EXTENSIONS):
-                    return -track_score(tracks, turn)
-                return -self.negamax(ply + 1, depth, -beta, -alpha)
-            found = features(self.position)
-            if not (found.threatened(self.position.turn) and ply + 1 < depth + MAX_EXTENSIONS):
-                return -score(found, self.position.turn)
-        return -self.negamax(ply + 1, depth, -beta, -alpha)
+        if ply + 1 < depth:
+            return None
+        if not self.evaluation:
+            return EVAL
+        side = self.position.turn
+        if self.order:
+            tracks = track_features(self.position, self.width, self.height)
+            if tracks.threatened(side) and ply + 1 < depth + MAX_EXTENSIONS:
+                return None
+            return -track_score(tracks, side)
+        found = features(self.position)
+        if found.threatened(side) and ply + 1 < depth + MAX_EXTENSIONS:
+            return None
+        return -score(found, side)
 
     # --- research (``tuning``): not in the gateware ------------------------------------------
 
@@ -282,13 +297,19 @@ class _Searcher:
                 break
         return best if best > -INFINITY else 0
 
-    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        best = -INFINITY
+    def candidates(self, ply: int):
+        """A node's candidates at ``ply``: its killer first when it is one (a killer that is
+        none is tried all the same, so the budget is checked before it)."""
         killer = self.killers.get(ply)
         candidates = self.moves(first=killer)
         not_a_candidate = killer is not None and (not candidates or candidates[0][0] != killer)
         if not_a_candidate and self.nodes == self.budget:  # the gateware tries it all the same
             raise _Stop
+        return candidates
+
+    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        best = -INFINITY
+        candidates = self.candidates(ply)
         for index, cell, symbol in candidates:
             turn = self.play(cell, symbol)
             if turn is None:

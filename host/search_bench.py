@@ -8,9 +8,15 @@ the depth it completes at several node budgets, on positions from tests/data/hum
 games between two players (evaluation variants from :data:`VARIANTS`, or ``greedy``: one ply
 with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the window search's model with its
 evaluation or without, or ``track``: the block-RAM board's search with its track evaluation,
-or ``track-NAME``: the same with a candidate evaluation of :data:`.trackresearch.TUNINGS`) at
-equal node budgets: each pair of games starts from one seeded random opening (4 plies), with
-colours swapped in the second game.
+or ``track-NAME``: the same with a candidate evaluation of :data:`.trackresearch.TUNINGS`, or
+``track-parN``: N engines splitting the root of ``track``'s search, :mod:`.hwparallel`, the
+budget per engine: the board time of ``track``) at equal node budgets: each pair of games starts
+from one seeded random opening (4 plies), with colours swapped in the second game.
+
+``python -m trax_fpga.host.search_bench parallel --depth 4`` prints the virtual time (ticks: one
+node per engine per tick) the parallel split's model takes to complete a depth, for N = 1, 2, 4,
+8 engines, on the mid-game positions of the block-RAM board's figures
+(:func:`trax_fpga.sim.track_bench.positions`).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
+from .hwparallel import hw_parallel_search
 from .hwsearch import hw_search
 from .notation import Move
 from .position import Position
@@ -87,6 +94,8 @@ VARIANTS: dict[str, Weights] = {
 HW_PLAYERS = {"hw": ("window", True), "hw-mate": ("window", False), "track": ("track", True)}
 HW_WINDOW = 64
 HW_MAX_DEPTH = 8
+#: ``track`` with N engines splitting its root (:mod:`.hwparallel`), the budget per engine.
+PARALLEL_PLAYERS = {"track-par2": 2, "track-par4": 4, "track-par8": 8}
 
 Player = Callable[[Position], Move]
 
@@ -144,6 +153,12 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: _greedy(position, VARIANTS["default"])
     # The gateware's search, through its model, on a large window. A game that outgrows it
     # (the model finds no move) goes on with the first legal move, as `trax engine` does.
+    if name in PARALLEL_PLAYERS:
+        engines = PARALLEL_PLAYERS[name]
+        return lambda position: (
+            hw_parallel_search(position, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, engines).move
+            or position.legal_moves()[0]
+        )
     if name.startswith("track-") and name[6:] in TUNINGS:  # research: a candidate evaluation
         tuning = TUNINGS[name[6:]]
         return lambda position: (
@@ -233,6 +248,32 @@ def play_match(a: str, b: str, budget: int, pairs: int, seed: int = 1) -> dict[s
     return tally
 
 
+def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW) -> None:
+    """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
+    win or loss that ends the deepening before it), for 1, 2, 4 and 8 engines; the speedup is
+    one engine's mean ticks over N engines' mean ticks."""
+    from ..sim.track_bench import figure, positions  # the board's figures: their positions
+
+    found = positions(count, torus, GAMES_FILE)
+    where = (
+        f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
+        f"{torus}x{torus} torus, no node budget"
+    )
+    single = None
+    for engines in (1, 2, 4, 8):
+        ticks, nodes = [], []
+        for position in found:
+            result = hw_parallel_search(position, torus, torus, 10**9, depth, engines)
+            ticks.append(result.ticks)
+            nodes.append(result.nodes)
+        mean = statistics.mean(ticks)
+        single = single or mean
+        name = f"parallel split, {engines} engine{'s' if engines > 1 else ''}, depth {depth}"
+        figure(f"{name}, ticks", f"{mean:.0f}", "ticks", where)
+        figure(f"{name}, nodes", f"{statistics.mean(nodes):.0f}", "nodes (all engines)", where)
+        figure(f"{name}, speedup", f"{single / mean:.2f}", "x one engine's ticks", where)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trax_fpga.host.search_bench")
     sub = parser.add_subparsers(dest="command")
@@ -242,16 +283,21 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument(
         "a",
         help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
-        f"track-NAME (NAME: {', '.join(TUNINGS)})",
+        f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")
     match.add_argument("--pairs", type=int, default=12, help="opening pairs (default 12)")
     match.add_argument("--seed", type=int, default=1, help="first opening seed (default 1)")
+    split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
+    split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
+    split.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
     if args.command == "match":
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
+    elif args.command == "parallel":
+        parallel(args.depth, args.positions)
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))
 

@@ -239,7 +239,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
     if getattr(args, "search", "ref") == "model":
-        return ModelChooser(nodes=args.nodes, depth=args.depth, torus=args.torus)
+        return ModelChooser(
+            nodes=args.nodes, depth=args.depth, torus=args.torus, engines=args.engines
+        )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
 
 
@@ -249,7 +251,9 @@ def cmd_engine(args: argparse.Namespace) -> int:
     ``--search ref`` (the default) plays the software player; ``--search model`` plays the
     gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus,
     as the ULX3S board file's), move for move the board's at the same nodes and depth, except
-    that ``--seed`` varies the first plies of a game among near-equal moves.
+    that ``--seed`` varies the first plies of a game among near-equal moves; ``--engines N``
+    plays the model of N engines splitting the search's root (docs/parallel.md), ``--nodes``
+    per engine.
 
     Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
     a move; ignores empty lines; any other line (noise, an illegal or untimely move, a move with
@@ -923,6 +927,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"model: the board's N x N torus (default {DEFAULT_TORUS}, the ULX3S board file's)",
     )
+    p.add_argument(
+        "--engines",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="model: N engines splitting the search's root (host/hwparallel.py), --nodes each "
+        "(default 1: the board's one search)",
+    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -1115,6 +1127,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.engine_parser.error("--time: the model (--search model) searches --nodes")
         if args.torus < 4:
             parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
+    elif args.command == "engine" and args.engines != 1:
+        parser.engine_parser.error("--engines: for the model (--search model)")
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(name)s: %(message)s")
     try:

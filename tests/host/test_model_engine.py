@@ -18,6 +18,7 @@ from trax_fpga.host.engine import (
     ModelChooser,
     MoveChooser,
 )
+from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
@@ -84,6 +85,22 @@ def test_the_engine_honours_the_node_budget_and_the_depth(tmp_path):
     assert checked == 12
 
 
+def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
+    argv = [*MODEL[:7], "--nodes", "40", "--depth", "3", "--engines", "3"]
+    log = tmp_path / "engines.log"
+    position = Position()
+    with ProcessTransport(argv, stderr=log) as link:
+        link.send_line("-B")
+        while position.ply < 8 and position.outcome is None:
+            theirs = next(m for m in position.legal_moves() if not ends(position, m))
+            position.play(theirs)
+            link.send_line(str(theirs))
+            mine = link.read_line(30)
+            assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
+            position.play(mine)
+    assert log.read_text().count("(model, 3 engines)") == 4, log.read_text()
+
+
 def ends(position: Position, move) -> bool:
     turn = position.play(move)
     position.pop()
@@ -101,6 +118,20 @@ def test_the_chooser_is_the_model_with_its_limits():
             assert got.nodes <= nodes and got.depth <= depth
             checked += 1
     assert checked == 3 * len(TACTICS[::2]) >= 30
+
+
+def test_the_chooser_with_engines_is_the_parallel_model():
+    """``engines`` > 1: the model of that many engines splitting the root, ``nodes`` each."""
+    checked = 0
+    for tactic in TACTICS[::4]:
+        position = tactic.position()
+        for nodes, depth, engines in ((5, 3, 2), (60, 6, 3), (700, 2, 4)):
+            got = ModelChooser(nodes=nodes, depth=depth, engines=engines).choose(position)
+            assert got == hw_parallel_search(position, 64, 64, nodes, depth, engines)
+            assert max(got.engine_nodes) <= nodes and len(got.engine_nodes) == engines
+            assert position.is_legal(got.move)
+            checked += 1
+    assert checked == 3 * len(TACTICS[::4]) >= 15
 
 
 def opening(seed, plies=2 * VARIED_PLIES):
@@ -165,6 +196,8 @@ def test_a_varied_move_is_near_equal_to_the_best():
         (["engine", "--search", "model", "--torus", "2"], "--torus: at least 4"),
         (["engine", "--search", "gate"], "invalid choice: 'gate'"),
         (["engine", "--depth", "0"], "--depth"),
+        (["engine", "--engines", "2"], "--engines: for the model"),
+        (["engine", "--search", "model", "--engines", "0"], "--engines"),
     ],
 )
 def test_bad_options_are_usage_errors(argv, message, capsys):

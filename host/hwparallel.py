@@ -1,0 +1,227 @@
+"""The software model of the parallel search (issue 13): N engines splitting the root of the
+block-RAM board's search (:func:`.hwsearch.hw_search` with ``board="track"``), as
+docs/parallel.md specifies it (tickets, shared alpha, exact values, merge, budgets).
+
+Every engine is the sequential search on its own copy of the board (its own
+:class:`~.trackorder.TrackOrder`, its own killers), written as a generator that yields after
+each node it plays. The engines advance in *virtual time*: in every tick each engine still in
+the iteration runs until it has played one node, engine 0 first, so that what one engine does
+in a tick (a root move completed, a ticket taken) is seen by the engines after it in the same
+tick. A tick in which no engine plays a node (the end of an iteration) takes no time.
+
+Choices the contract leaves to the model:
+
+- *The walk* to a ticket plays and takes back the legal root moves it passes at once: no node,
+  no budget, no tick. The budget is checked before every root candidate the engine tries,
+  walked or searched, as the sequential search checks it before every candidate: with one
+  engine the walk is empty and the checks are the sequential ones.
+- *Alpha* of a root move is the largest root best of all engines (the engine's own included)
+  when the engine plays the move: an engine's own root alpha is its own root best.
+- *The first legal root move* of the result when the first iteration completes no root move is
+  ordinal 0, which engine 0 plays first.
+
+With one engine the search is :func:`.hwsearch.hw_search`'s node for node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop
+from .notation import Move
+from .position import Position
+from .tiles import Symbol
+
+__all__ = ["ParallelResult", "hw_parallel_search"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ParallelResult(HwSearchResult):
+    """The merged result (``nodes`` is the sum over the engines), with the score of every
+    completed iteration in order, each engine's nodes, and the ticks until the search ended."""
+
+    iterations: list[int]
+    engine_nodes: tuple[int, ...]
+    ticks: int
+
+
+@dataclasses.dataclass
+class _Best:
+    """An engine's root best in the iteration: value, move ``(key, cell, symbol)``, exact."""
+
+    value: int = -INFINITY
+    move: tuple | None = None
+    exact: bool = False
+
+    def offer(self, value: int, move: tuple, exact: bool) -> None:
+        """Replace on a strictly larger value, or an equal exact one when the held is not."""
+        if value > self.value or (value == self.value and exact and not self.exact):
+            self.value, self.move, self.exact = value, move, exact
+
+
+class _Iteration:
+    """What the engines share in one iteration: the ticket counter, their root bests, the
+    ordinals completed, and ordinal 0's move once it was played."""
+
+    def __init__(self, engines: int) -> None:
+        self.tickets = 0
+        self.best = [_Best() for _ in range(engines)]
+        self.completed: set[int] = set()
+        self.first: tuple | None = None
+
+    def ticket(self) -> int:
+        self.tickets += 1
+        return self.tickets - 1
+
+    def alpha(self) -> int:
+        return max(best.value for best in self.best)
+
+    def merge(self) -> tuple[int, tuple] | None:
+        """(score, move) over the root moves completed: the largest root best, and the move of
+        the lowest-numbered engine holding it exactly; None when none was completed."""
+        score = self.alpha()
+        for best in self.best:
+            if best.move is not None and best.value == score and best.exact:
+                return score, best.move
+        return None
+
+
+class _Engine(_Searcher):
+    """One engine: the sequential search on its own board, yielding after every node."""
+
+    def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[None]:
+        """Engine ``number``'s part of the iteration of ``depth``: take tickets and search their
+        root moves (``first``: the previous best's key, searched as ordinal 0) until its root
+        moves run out. Raises ``_Stop`` when its budget is spent."""
+        roots = iter(self.moves(first=first))
+        ordinal = 0  # of the next legal root move
+        while True:
+            ticket = shared.ticket()
+            for move in roots:
+                _, cell, symbol = move
+                if self.nodes == self.budget:  # before every root candidate, walked or not
+                    raise _Stop
+                if ordinal < ticket:  # the walk: a legal move is played and taken back
+                    if self.try_play(cell, symbol) is not None:
+                        self.pop()
+                        ordinal += 1
+                    continue
+                turn = self.play(cell, symbol)
+                if turn is None:
+                    continue
+                ordinal += 1
+                break
+            else:
+                return  # the root moves ran out before the ticket
+            if ticket == 0:
+                shared.first = move
+            alpha = shared.alpha()
+            yield
+            try:
+                value = self.leaf(turn, 0, depth)
+                exact = value is not None
+                if not exact:
+                    value = -(yield from self.negamax_steps(1, depth, -INFINITY, -alpha))
+                    exact = value > alpha
+            finally:
+                self.pop()
+            shared.best[number].offer(value, move, exact)
+            shared.completed.add(ticket)
+
+    def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[None]:
+        """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value."""
+        best = -INFINITY
+        for key, cell, symbol in self.candidates(ply):
+            turn = self.play(cell, symbol)
+            if turn is None:
+                continue
+            yield
+            try:
+                v = self.leaf(turn, ply, depth)
+                if v is None:
+                    v = -(yield from self.negamax_steps(ply + 1, depth, -beta, -alpha))
+            finally:
+                self.pop()
+            if v > best:
+                best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    self.killers[ply] = key
+                    break
+        return best if best > -INFINITY else 0
+
+
+def hw_parallel_search(
+    position: Position,
+    width: int,
+    height: int,
+    budget: int,
+    max_depth: int,
+    engines: int,
+    *,
+    evaluation: bool = True,
+) -> ParallelResult:
+    """Choose a move for the side to move as ``engines`` engines splitting the root of the
+    block-RAM board's search would (docs/parallel.md), ``budget`` nodes per engine."""
+    if engines < 1:
+        raise ValueError(f"engines must be at least 1, not {engines}")
+    if position.box is None:  # the first move of a game: the search is not needed
+        move = Move(0, 0, Symbol.CROSS)
+        return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
+    team = [
+        _Engine(position.copy(), width, height, budget, evaluation, "track") for _ in range(engines)
+    ]
+    result: tuple[tuple, int, int] | None = None  # move (key, cell, symbol), score, depth
+    iterations: list[int] = []
+    ticks = 0
+    for depth in range(1, max_depth + 1):
+        shared = _Iteration(engines)
+        first = result[0][0] if result else None
+        running = [engine.iteration(n, shared, depth, first) for n, engine in enumerate(team)]
+        stopped = False
+        while any(running) and not stopped:
+            played = False
+            for n, steps in enumerate(running):
+                if steps is None:
+                    continue
+                try:
+                    next(steps)
+                    played = True
+                except StopIteration:
+                    running[n] = None
+                except _Stop:
+                    stopped = True
+                    break
+            if played:
+                ticks += 1
+        merged = shared.merge()
+        if stopped:
+            if merged is not None and (result is None or 0 in shared.completed):
+                result = (merged[1], merged[0], result[2] if result else 0)
+            elif result is None and shared.first is not None:  # in the first iteration
+                result = (shared.first, 0, 0)
+            break
+        if merged is None:  # no legal move at all
+            break
+        result = (merged[1], merged[0], depth)
+        iterations.append(merged[0])
+        if abs(merged[0]) >= MATE_BOUND:
+            break
+    engine_nodes = tuple(engine.nodes for engine in team)
+    nodes = sum(engine_nodes)
+    if result is None:
+        return ParallelResult(None, 0, 0, nodes, None, None, iterations, engine_nodes, ticks)
+    (_, cell, symbol), score, depth = result
+    return ParallelResult(
+        position.move_at(cell, symbol),
+        score,
+        depth,
+        nodes,
+        (cell[0] % width, cell[1] % height),
+        symbol,
+        iterations,
+        engine_nodes,
+        ticks,
+    )

@@ -1,0 +1,122 @@
+"""The parallel search's model (host/hwparallel.py) against the sequential one (host/hwsearch.py,
+``board="track"``), as docs/parallel.md promises: one engine is the sequential search node for
+node; with N engines every completed iteration scores what the sequential search scores at that
+depth, and the chosen move's own value is that score.
+"""
+
+from __future__ import annotations
+
+from trax_fpga.host.hwparallel import hw_parallel_search
+from trax_fpga.host.hwsearch import INFINITY, MATE_BOUND, _Searcher, hw_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.search_bench import random_opening
+
+from .records import record_lines
+
+TORUS = 32
+BIG = 10**7
+
+
+def game_positions(count: int, plies: int = 16) -> list[Position]:
+    """Every third position (after 3 to ``plies`` moves) of the human games, ``count`` of them."""
+    found = []
+    for _, _, moves in record_lines("human_games.txt"):
+        position = Position()
+        for move in moves.split()[:plies]:
+            position.play(move)
+            if position.outcome:
+                break
+            if len(position.turns) >= 3:
+                found.append(position.copy())
+        if len(found) >= 3 * count:
+            break
+    return found[::3][:count]
+
+
+def random_positions(count: int, seed: int) -> list[Position]:
+    """Positions after seeded random openings of 2 to 21 plies."""
+    return [
+        Position.from_moves(random_opening(seed + i, 2 + (seed + i) % 20)) for i in range(count)
+    ]
+
+
+def summary(result) -> tuple:
+    return result.move, result.score, result.depth, result.nodes, result.window_cell
+
+
+def sequential_scores(position: Position, depth: int) -> list[int]:
+    """The sequential search's score at every depth it completes up to ``depth``."""
+    scores = []
+    for d in range(1, depth + 1):
+        result = hw_search(position, TORUS, TORUS, BIG, d, board="track")
+        if result.depth < d:  # the deepening ended on a win or a loss
+            break
+        scores.append(result.score)
+        if abs(result.score) >= MATE_BOUND:
+            break
+    return scores
+
+
+def move_value(position: Position, move, depth: int) -> int:
+    """The value of the root move ``move`` in the iteration of ``depth`` (full window), from the
+    side to move's point of view, as the root scores it (mate scores count the root's ply)."""
+    searcher = _Searcher(position.copy(), TORUS, TORUS, BIG, True, "track")
+    turn = searcher.order.play(move)
+    return searcher.value(turn, 0, depth, -INFINITY, INFINITY)
+
+
+def test_one_engine_is_the_sequential_search_node_for_node():
+    checked = 0
+    for i, position in enumerate(game_positions(20) + random_positions(20, 40)):
+        for budget in (0, 3, 60, 400, 2000)[i % 2 :: 2]:
+            expected = hw_search(position, TORUS, TORUS, budget, 4, board="track")
+            got = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1)
+            assert summary(got) == summary(expected), (position.turns, budget)
+            assert got.engine_nodes == (got.nodes,) and got.ticks == got.nodes
+            checked += 1
+    assert checked == 100
+
+
+def test_iterations_score_as_the_sequential_search():
+    checked = 0
+    for i, position in enumerate(game_positions(6) + random_positions(6, 80)):
+        depth = 3 if i % 6 == 0 else 2
+        expected = sequential_scores(position, depth)
+        for engines in (2, 3, 4, 8):
+            got = hw_parallel_search(position, TORUS, TORUS, BIG, depth, engines)
+            assert got.iterations == expected, (position.turns, engines)
+            assert got.score == expected[-1] and got.depth == len(expected)
+            assert position.is_legal(got.move)
+            assert move_value(position, got.move, got.depth) == got.score
+            assert sum(got.engine_nodes) == got.nodes
+            checked += 1
+    assert checked == 48
+
+
+def test_tiny_budgets_give_a_move_exactly_when_the_sequential_search_does():
+    checked = 0
+    for position in [Position(), *game_positions(3), *random_positions(3, 120)]:
+        for budget in (0, 1, 2, 5, 17):
+            expected = hw_search(position, TORUS, TORUS, budget, 4, board="track")
+            for engines in (2, 3, 4, 8):
+                got = hw_parallel_search(position, TORUS, TORUS, budget, 4, engines)
+                assert (got.move is None) == (expected.move is None), (position.turns, budget)
+                assert got.move is None or position.is_legal(got.move)
+                assert max(got.engine_nodes) <= budget or position.box is None
+                checked += 1
+    assert checked == 140
+
+
+def test_the_walk_to_a_ticket_is_not_counted():
+    """Depth 1 without the evaluation (every root move a leaf): each legal root move is one
+    node of one engine, dealt round-robin, one per engine per tick."""
+    checked = 0
+    for position in game_positions(3) + random_positions(3, 160):
+        legal = hw_search(position, TORUS, TORUS, BIG, 1, evaluation=False, board="track").nodes
+        for engines in (2, 3, 4, 8):
+            got = hw_parallel_search(position, TORUS, TORUS, BIG, 1, engines, evaluation=False)
+            dealt = tuple(len(range(n, legal, engines)) for n in range(engines))
+            assert got.engine_nodes == dealt and sum(got.engine_nodes) == got.nodes == legal
+            assert got.ticks == -(-legal // engines)
+            checked += 1
+    assert checked == 24
