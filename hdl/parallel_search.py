@@ -18,12 +18,15 @@ from .track_board import check_torus
 from .track_search import TrackSearch, move_layout, ordinal_shape, search_members
 from .types import Symbol
 
-__all__ = ["ParallelSearch"]
+__all__ = ["WATCHDOG", "ParallelSearch"]
+
+#: Clocks after the clock budget at which the watchdog aborts the engines and answers.
+WATCHDOG = 4096
 
 #: Inputs that every engine takes as they come.
 BROADCAST = (
     "game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside",
-    "turn", "budget", "cycle_budget", "abort", "peek_x", "peek_y",
+    "turn", "budget", "cycle_budget", "peek_x", "peek_y",
 )  # fmt: skip
 #: Outputs of the game's board, the same in every engine: engine 0's.
 FROM_FIRST = (
@@ -41,6 +44,9 @@ class ParallelSearch(wiring.Component):
         As :class:`~.track_search.TrackSearch`.
     engines : int
         How many (at least 1; with 1 the search is the sequential one node for node).
+    watchdog : int
+        Clocks after the clock budget at which the engines are aborted, whatever they are
+        doing, and the result so far is the answer (:data:`WATCHDOG`).
 
     Members
     -------
@@ -61,6 +67,7 @@ class ParallelSearch(wiring.Component):
         *,
         engines: int = 2,
         evaluation: bool = True,
+        watchdog: int = WATCHDOG,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -69,6 +76,7 @@ class ParallelSearch(wiring.Component):
             raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
         self.max_depth = max_depth
         self.engines = engines
+        self.watchdog = watchdog
         self.evaluation = evaluation
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
@@ -89,13 +97,23 @@ class ParallelSearch(wiring.Component):
         engines_busy = any_of(u.busy for u in units)
         m.d.comb += self.nodes.eq(sum(u.nodes for u in units))
 
-        # Tickets: one per clock, to the lowest-numbered engine asking.
+        # Tickets: one per clock, to the lowest-numbered engine asking. From the second
+        # iteration on, the previous best (ticket 0) is searched first, alone: the others wait
+        # for its score, the alpha they need (young brothers wait, at the root).
         next_ticket = Signal(ordinal_shape(c, r))
+        iteration = Signal(range(self.max_depth + 2))
+        have_result = Signal()
+        pv_done = any_of(u.pv_done for u in units)
+        stop = Signal()
+        may_grant = (next_ticket == 0) | ~have_result | pv_done | stop
         granted = Signal()
         for i, unit in enumerate(units):
             earlier = any_of(u.want for u in units[:i])
-            m.d.comb += [unit.grant.eq(unit.want & ~earlier), unit.ticket.eq(next_ticket)]
-        m.d.comb += granted.eq(any_of(u.want for u in units))
+            m.d.comb += [
+                unit.grant.eq(unit.want & ~earlier & may_grant),
+                unit.ticket.eq(next_ticket),
+            ]
+        m.d.comb += granted.eq(any_of(u.want for u in units) & may_grant)
         with m.If(granted):
             m.d.sync += next_ticket.eq(next_ticket + 1)
 
@@ -106,7 +124,6 @@ class ParallelSearch(wiring.Component):
         for unit in units[1:]:
             largest = Mux(unit.root_best > largest, unit.root_best, largest)
         m.d.sync += shared.eq(largest)
-        stop = Signal()
         with m.If(any_of(u.own_spent for u in units)):
             m.d.sync += stop.eq(1)
         merge = Signal()
@@ -133,14 +150,19 @@ class ParallelSearch(wiring.Component):
         # An iteration that every engine completed is complete, even if a budget ran out at
         # its very end (the next one then stops at once, as in the sequential search).
         stopped = any_of(u.iter_stopped for u in units)
-        pv_done = any_of(u.pv_done for u in units)
         found_any = shared != -INFINITY
 
-        iteration = Signal(range(self.max_depth + 2))
-        have_result = Signal()
         result_score = Signal(signed_score())
         depth = Signal(8)
         last = Signal(8)  # the deepest iteration of this search
+
+        # The watchdog: whatever the engines do, the answer comes ``watchdog`` clocks after the
+        # clock budget at the latest (they stop at the budget and take their plies back in far
+        # fewer): they are aborted, and the result so far is the answer.
+        deadline = Signal(33)
+        watchdog = Signal()
+        m.d.comb += watchdog.eq(self.busy & (self.cycles >= deadline))
+        m.d.comb += [unit.abort.eq(self.abort | watchdog) for unit in units]
 
         m.d.sync += [merge.eq(0), self.done.eq(0)]
         m.d.comb += [u.start.eq(self.start & ~first.empty & ~self.busy) for u in units]
@@ -175,17 +197,22 @@ class ParallelSearch(wiring.Component):
                         result_score.eq(0),
                         depth.eq(0),
                         last.eq(self.max_depth),
+                        deadline.eq(self.cycle_budget + self.watchdog),
                     ]
                     with m.If((self.depth_limit != 0) & (self.depth_limit < self.max_depth)):
                         m.d.sync += last.eq(self.depth_limit)
                     m.next = "RUN"
             with m.State("RUN"):
-                with m.If(self.abort):
+                with m.If(watchdog):
+                    m.next = "RESCUE"
+                with m.Elif(self.abort):
                     m.next = "ABORT"
                 with m.Elif(all_done):
                     m.next = "COLLECT"
             with m.State("COLLECT"):  # every engine waits; the shared alpha is up to date now
-                with m.If(self.abort):
+                with m.If(watchdog):
+                    m.next = "RESCUE"
+                with m.Elif(self.abort):
                     m.next = "ABORT"
                 with m.Elif(stopped):
                     with m.If(found_any & (~have_result | pv_done)):
@@ -225,6 +252,11 @@ class ParallelSearch(wiring.Component):
                         self.depth.eq(depth),
                     ]
                     m.next = "IDLE"
+            with m.State("RESCUE"):  # the watchdog: the engines unwind, the answer is ready
+                with m.If(~engines_busy):
+                    with m.If(~have_result & first_valid):
+                        m.d.sync += [have_result.eq(1), result.eq(first_move), result_score.eq(0)]
+                    m.next = "FINISH"
             with m.State("ABORT"):  # the engines unwind their boards
                 with m.If(~engines_busy):
                     m.d.sync += self.busy.eq(0)

@@ -600,6 +600,8 @@ class TrackSearch(wiring.Component):
                 with m.State("TICKET"):  # a root move is played: is it this engine's?
                     with m.If(abort_now):
                         m.next = "UNWIND"
+                    with m.Elif(spent):  # a budget ran out meanwhile
+                        m.next = "ABORT"
                     with m.Elif(ticket_valid):
                         played(parent_move, parent_cursor)
                 with m.State("MERGE"):  # the iteration is over here: the merger decides

@@ -17,6 +17,8 @@ Choices the contract leaves to the model:
   engine the walk is empty and the checks are the sequential ones.
 - *Alpha* of a root move is the largest root best of all engines (the engine's own included)
   when the engine plays the move: an engine's own root alpha is its own root best.
+- *Young brothers wait* (as the gateware, from the second iteration on): an engine holding a
+  ticket after 0 waits, playing nothing, until ordinal 0 (the previous best) is completed.
 - *The first legal root move* of the result when the first iteration completes no root move is
   ordinal 0, which engine 0 plays first.
 
@@ -90,14 +92,17 @@ class _Iteration:
 class _Engine(_Searcher):
     """One engine: the sequential search on its own board, yielding after every node."""
 
-    def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[None]:
+    def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[bool]:
         """Engine ``number``'s part of the iteration of ``depth``: take tickets and search their
         root moves (``first``: the previous best's key, searched as ordinal 0) until its root
-        moves run out. Raises ``_Stop`` when its budget is spent."""
+        moves run out. Yields True after each node it plays, False while it waits. Raises
+        ``_Stop`` when its budget is spent."""
         roots = iter(self.moves(first=first))
         ordinal = 0  # of the next legal root move
         while True:
             ticket = shared.ticket()
+            while first is not None and ticket > 0 and 0 not in shared.completed:
+                yield False  # the young brothers wait for the previous best's score
             for move in roots:
                 _, cell, symbol = move
                 if self.nodes == self.budget:  # before every root candidate, walked or not
@@ -117,7 +122,7 @@ class _Engine(_Searcher):
             if ticket == 0:
                 shared.first = move
             alpha = shared.alpha()
-            yield
+            yield True
             try:
                 value = self.leaf(turn, 0, depth)
                 exact = value is not None
@@ -129,14 +134,14 @@ class _Engine(_Searcher):
             shared.best[number].offer(value, move, exact)
             shared.completed.add(ticket)
 
-    def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[None]:
+    def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[bool]:
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value."""
         best = -INFINITY
         for key, cell, symbol in self.candidates(ply):
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
-            yield
+            yield True
             try:
                 v = self.leaf(turn, ply, depth)
                 if v is None:
@@ -187,8 +192,7 @@ def hw_parallel_search(
                 if steps is None:
                     continue
                 try:
-                    next(steps)
-                    played = True
+                    played |= next(steps)
                 except StopIteration:
                     running[n] = None
                 except _Stop:

@@ -2,7 +2,7 @@
 per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
-[--perft 5] [--records FILE]``
+[--perft 5] [--engines 1,2,4] [--parallel-positions 4] [--parallel-depths 4,5] [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -12,6 +12,10 @@ Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <cond
 - the search (:class:`~trax_fpga.hdl.track_search.TrackSearch`) on mid-game positions of the
   human games: clocks per searched node (mean over the searches), and what that is at the
   ULX3S's 25 MHz clock;
+- the many-engine search (:class:`~trax_fpga.hdl.parallel_search.ParallelSearch`, docs/parallel.md)
+  for each number of engines: the clocks to complete depth 4 and 5 (no node limit), the nodes
+  per clock, and the nodes per second at 25 MHz and at the routed clock of the ULX3S player
+  with that many engines, where its build report is in ``build/``;
 - hardware perft (:class:`~trax_fpga.hdl.track_perft.TrackPerft`) from the empty board: the
   count and its clocks;
 - the place-and-route figures of the complete player on the block-RAM board, where
@@ -40,6 +44,7 @@ BUILD = pathlib.Path(__file__).resolve().parent.parent / "build"
 #: The human games, as a checkout holds them (``--records`` names another file): relative to the
 #: working directory, since an installed package has no tests/ folder.
 RECORDS = pathlib.Path("tests/data/human_games.txt")
+UNLIMITED = 2**32 - 1
 
 
 def figure(name: str, value, unit: str, where: str) -> None:
@@ -125,6 +130,73 @@ def search_figures(torus: int, count: int, budget: int, depth: int, records: pat
     )
 
 
+def parallel_figures(
+    torus: int, count: int, engines: list[int], depths: list[int], records: pathlib.Path
+) -> None:
+    """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
+    complete each depth (a search limited to it, no node limit; the mean over the positions),
+    and the nodes per clock over those searches (the split's walks to a ticket are no nodes)."""
+    cycles_at: dict[tuple[int, int], float] = {}
+    for n in engines:
+        per_depth: dict[int, list[int]] = {d: [] for d in depths}
+        nodes = cycles = 0
+        with TrackSearchSim((torus, torus), "verilator", max_depth=max(depths), engines=n) as unit:
+            for position in positions(count, torus, records):
+                for d in depths:
+                    unit.new_game()
+                    for turn in position.turns:
+                        unit.play(turn.move)
+                    got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, depth=d)
+                    per_depth[d].append(got.cycles)
+                    nodes += got.nodes
+                    cycles += got.cycles
+        where = (
+            f"ParallelSearch {torus}x{torus}, {n} engine{'s' if n > 1 else ''}, Verilator, "
+            f"{count} human-game positions, no node limit"
+        )
+        for d in depths:
+            cycles_at[n, d] = statistics.fmean(per_depth[d])
+            speedup = ""
+            if (engines[0], d) in cycles_at and n != engines[0]:
+                speedup = f", {cycles_at[engines[0], d] / cycles_at[n, d]:.2f}x {engines[0]}'s"
+            figure(
+                f"parallel search, {n} engines, clocks to depth {d} (mean)",
+                f"{cycles_at[n, d]:,.0f}",
+                "clocks",
+                where + speedup,
+            )
+        figure(f"parallel search, {n} engines, nodes per clock", f"{nodes / cycles:.3f}", "", where)
+        figure(
+            f"parallel search, {n} engines, nodes per second at 25 MHz",
+            f"{nodes / cycles * 25:.2f}",
+            "M",
+            where,
+        )
+        fmax = routed_fmax(n)
+        if fmax is not None:
+            mhz, label = fmax
+            figure(
+                f"parallel search, {n} engines, nodes per second at the routed clock",
+                f"{nodes / cycles * mhz:.2f}",
+                "M",
+                f"{where}, {label}",
+            )
+
+
+def routed_fmax(engines: int) -> tuple[float, str] | None:
+    """The routed Fmax of the ULX3S player with ``engines`` engines, where ``make bitstream``
+    (or ``boards.build --engines``) left a report in ``build/``."""
+    for report in sorted(BUILD.glob("ulx3s_85f*/report.json")):
+        data = json.loads(report.read_text())
+        options = data.get("player_options") or {}
+        if data.get("top") != "player":
+            continue
+        if options.get("search_options", {}).get("engines", 1) == engines:
+            where = f"ULX3S {data['fmax_mhz']:.1f} MHz routed, commit {data.get('commit', '?')}"
+            return data["fmax_mhz"], where
+    return None
+
+
 def perft_figures(depth: int) -> None:
     lines = list(rtl_perft(depth))
     count = int(lines[depth - 1].split()[1])
@@ -149,6 +221,13 @@ def build_figures() -> None:
         figure("player Fmax routed", f"{data['fmax_mhz']:.1f}", "MHz", where)
 
 
+def _numbers(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers like 1,2,4, not {text!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
@@ -161,6 +240,24 @@ def main(argv: list[str] | None = None) -> int:
         "--perft", type=int, default=5, help="hardware perft depth (default 5; 0: none)"
     )
     parser.add_argument(
+        "--engines",
+        type=_numbers,
+        default=[1, 2, 4],
+        help="the parallel search's engine counts (default 1,2,4; empty: none)",
+    )
+    parser.add_argument(
+        "--parallel-positions",
+        type=int,
+        default=4,
+        help="positions of the parallel search's figures (default 4)",
+    )
+    parser.add_argument(
+        "--parallel-depths",
+        type=_numbers,
+        default=[4, 5],
+        help="the depths it is timed to (default 4,5)",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -169,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules_figures(args.torus, args.records)
     search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
+    if args.engines:
+        parallel_figures(
+            args.torus, args.parallel_positions, args.engines, args.parallel_depths, args.records
+        )
     if args.perft:
         perft_figures(args.perft)
     build_figures()

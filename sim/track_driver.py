@@ -228,7 +228,8 @@ class SearchResult:
 class TrackSearchSim:
     """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
     search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`; with ``engines``,
-    a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many."""
+    a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many; with ``component``,
+    that search (of the same members) on ``torus``."""
 
     def __init__(
         self,
@@ -238,12 +239,15 @@ class TrackSearchSim:
         max_depth: int = 3,
         evaluation: bool = True,
         engines: int | None = None,
+        component=None,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
 
         self.width, self.height = torus
-        if engines is None:
+        if component is not None:  # a search built by the caller
+            self.component = component
+        elif engines is None:
             self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
         else:
             self.component = ParallelSearch(

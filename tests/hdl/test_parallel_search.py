@@ -14,6 +14,7 @@ import pytest
 from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
+from trax_fpga.sim.search_driver import board_cell
 from trax_fpga.sim.track_driver import TrackSearchSim
 
 from .reference import random_game
@@ -137,3 +138,21 @@ def test_trax_best_backend_rtl_engines(capsys):
     assert f"score {model.score}" in out[-3]
     assert "agrees on the score" in out[-2]
     assert position.is_legal(out[-1])
+
+
+def test_the_watchdog_answers_a_legal_move():
+    """With no slack after the clock budget, the watchdog aborts the engines as their budget
+    runs out, and the answer is still a legal move (Amaranth's simulator, a small torus)."""
+    from trax_fpga.hdl.parallel_search import ParallelSearch
+
+    torus = 16
+    design = ParallelSearch(torus, torus, 2, engines=2, watchdog=0)
+    position = Position.from_moves(["@0+", "B1+", "A0/"])
+    with TrackSearchSim((torus, torus), "amaranth", component=design) as unit:
+        unit.new_game()
+        for turn in position.turns:
+            assert unit.play(turn.move).name == "LEGAL"
+        got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, cycle_budget=150)
+    assert got.found and got.cycles < 150 + 100
+    cell = board_cell(position, (got.x, got.y), torus, torus)
+    assert position.is_legal(position.move_at(cell, got.symbol.host))
