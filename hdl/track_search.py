@@ -367,8 +367,10 @@ class TrackSearch(wiring.Component):
         m.d.sync += self.nodes.eq(node_count)
         own_spent = (node_count == budget) | (self.cycles >= cycle_budget)
         spent = own_spent
+        spent_so_far = Const(0)  # before this clock's node, if any (no loop through counted)
         if split:
             spent = own_spent | self.stop
+            spent_so_far = (self.nodes == budget) | (self.cycles >= cycle_budget) | self.stop
             m.d.comb += [
                 self.own_spent.eq(own_spent),
                 self.want.eq(want & ~waiting),
@@ -600,7 +602,7 @@ class TrackSearch(wiring.Component):
                 with m.State("TICKET"):  # a root move is played: is it this engine's?
                     with m.If(abort_now):
                         m.next = "UNWIND"
-                    with m.Elif(spent):  # a budget ran out meanwhile
+                    with m.Elif(spent_so_far):  # a budget ran out meanwhile
                         m.next = "ABORT"
                     with m.Elif(ticket_valid):
                         played(parent_move, parent_cursor)
