@@ -138,6 +138,9 @@ class ParallelSearch(wiring.Component):
         # The merge: the move of the lowest-numbered engine whose root best is the largest and
         # exact; the first legal root move played, the last resort.
         pick = Signal(move_layout(c, r))
+        for unit in reversed(units):  # a move played, whatever happens (later statements win)
+            with m.If(unit.root_best == shared):
+                m.d.comb += pick.eq(unit.root_move)
         for unit in reversed(units):
             with m.If((unit.root_best == shared) & unit.root_exact):
                 m.d.comb += pick.eq(unit.root_move)
