@@ -184,9 +184,10 @@ def parallel_figures(
 
 
 def routed_fmax(engines: int) -> tuple[float, str] | None:
-    """The routed Fmax of the ULX3S player with ``engines`` engines, where ``make bitstream``
-    (or ``boards.build --engines``) left a report in ``build/``."""
-    for report in sorted(BUILD.glob("ulx3s_85f*/report.json")):
+    """The routed Fmax of the ULX3S player with ``engines`` engines, from the newest report that
+    ``make bitstream`` (or ``boards.build --engines``) left in ``build/``."""
+    newest_first = sorted(BUILD.glob("ulx3s_85f*/report.json"), key=lambda p: -p.stat().st_mtime)
+    for report in newest_first:
         data = json.loads(report.read_text())
         options = data.get("player_options") or {}
         if data.get("top") != "player":
