@@ -16,7 +16,7 @@ from one seeded random opening (4 plies), with colours swapped in the second gam
 ``python -m trax_fpga.host.search_bench parallel --depth 4`` prints the virtual time (ticks: one
 node per engine per tick) the parallel split's model takes to complete a depth, for N = 1, 2, 4,
 8 engines, on the mid-game positions of the block-RAM board's figures
-(:func:`trax_fpga.sim.track_bench.positions`).
+(:func:`midgame_positions`, which the gateware figures of ``make bench`` use too).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .hwparallel import hw_parallel_search
 from .hwsearch import hw_search
+from .judge import game_moves
 from .notation import Move
 from .position import Position
 from .search import search
@@ -248,13 +249,41 @@ def play_match(a: str, b: str, budget: int, pairs: int, seed: int = 1) -> dict[s
     return tally
 
 
+def figure(name: str, value, unit: str, where: str) -> None:
+    """Print a figure as ``<name>: <value> <unit> (<board or model>, <conditions>)``."""
+    print(f"{name}: {value} {unit} ({where})", flush=True)
+
+
+def midgame_positions(count: int, torus: int, records: pathlib.Path) -> list[Position]:
+    """Mid-game positions of the human games in ``records`` (every 4th ply from the 8th) that
+    fit a ``torus`` x ``torus`` torus: the positions of the block-RAM board's figures."""
+    if not records.exists():
+        raise SystemExit(
+            f"error: {records} not found (give --records FILE, or run from a checkout)"
+        )
+    found = []
+    for line in records.read_text().splitlines():
+        moves = game_moves(line)
+        if not moves:
+            continue
+        position = Position()
+        for i, move in enumerate(moves[:-1]):
+            position.play(move)
+            box = position.box
+            if box.width + 2 > torus or box.height + 2 > torus:
+                break
+            if i % 4 == 3 and i >= 7:
+                found.append(position.copy())
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
 def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for 1, 2, 4 and 8 engines; the speedup is
     one engine's mean ticks over N engines' mean ticks."""
-    from ..sim.track_bench import figure, positions  # the board's figures: their positions
-
-    found = positions(count, torus, GAMES_FILE)
+    found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"

@@ -29,9 +29,9 @@ import json
 import pathlib
 import statistics
 
-from ..host.judge import game_moves
 from ..host.notation import Move
-from ..host.position import Position
+from ..host.search_bench import figure
+from ..host.search_bench import midgame_positions as positions
 from ..host.tiles import Colour
 from .perft_driver import rtl_perft
 from .rules_driver import RtlRules
@@ -45,10 +45,6 @@ BUILD = pathlib.Path(__file__).resolve().parent.parent / "build"
 #: working directory, since an installed package has no tests/ folder.
 RECORDS = pathlib.Path("tests/data/human_games.txt")
 UNLIMITED = 2**32 - 1
-
-
-def figure(name: str, value, unit: str, where: str) -> None:
-    print(f"{name}: {value} {unit} ({where})", flush=True)
 
 
 def _records(records: pathlib.Path) -> list[str]:
@@ -65,26 +61,6 @@ def human_games(records: pathlib.Path = RECORDS) -> list[list[str]]:
         if line.strip() and not line.startswith("#"):
             games.append(line.split("|")[-1].split())
     return games
-
-
-def positions(count: int, torus: int, records: pathlib.Path = RECORDS) -> list[Position]:
-    """Mid-game positions of the human games (every 4th ply from the 8th) that fit the torus."""
-    found = []
-    for line in _records(records):
-        moves = game_moves(line)
-        if not moves:
-            continue
-        position = Position()
-        for i, move in enumerate(moves[:-1]):
-            position.play(move)
-            box = position.box
-            if box.width + 2 > torus or box.height + 2 > torus:
-                break
-            if i % 4 == 3 and i >= 7:
-                found.append(position.copy())
-        if len(found) >= count:
-            break
-    return found[:count]
 
 
 def rules_figures(torus: int, records: pathlib.Path) -> None:
