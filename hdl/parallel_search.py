@@ -97,25 +97,31 @@ class ParallelSearch(wiring.Component):
         engines_busy = any_of(u.busy for u in units)
         m.d.comb += self.nodes.eq(sum(u.nodes for u in units))
 
-        # Tickets: one per clock, to the lowest-numbered engine asking. From the second
-        # iteration on, the previous best (ticket 0) is searched first, alone: the others wait
-        # for its score, the alpha they need (young brothers wait, at the root).
+        # Tickets: one per clock, to the lowest-numbered engine asking, of the root's moves or
+        # of the split node's (the node below the previous best, from the second iteration on:
+        # every engine plays the previous best itself, so the root's tickets then start at 1).
+        # The move of ticket 0 is searched first, alone: the others wait for its score, the
+        # alpha they need (young brothers wait).
         next_ticket = Signal(ordinal_shape(c, r))
+        split_ticket = Signal(ordinal_shape(c, r))
         iteration = Signal(range(self.max_depth + 2))
         have_result = Signal()
         pv_done = any_of(u.pv_done for u in units)
         stop = Signal()
         may_grant = (next_ticket == 0) | ~have_result | pv_done | stop
-        granted = Signal()
+        may_grant_split = (split_ticket == 0) | any_of(u.split_first_done for u in units) | stop
+        asks = [Signal(name=f"asks_{i}") for i in range(n)]
+        for unit, ask in zip(units, asks, strict=True):
+            m.d.comb += ask.eq((unit.want & may_grant) | (unit.want_split & may_grant_split))
         for i, unit in enumerate(units):
-            earlier = any_of(u.want for u in units[:i])
             m.d.comb += [
-                unit.grant.eq(unit.want & ~earlier & may_grant),
-                unit.ticket.eq(next_ticket),
+                unit.grant.eq(asks[i] & ~any_of(asks[:i])),
+                unit.ticket.eq(Mux(unit.want_split, split_ticket, next_ticket)),
             ]
-        m.d.comb += granted.eq(any_of(u.want for u in units) & may_grant)
-        with m.If(granted):
+        with m.If(any_of(u.grant & u.want for u in units)):
             m.d.sync += next_ticket.eq(next_ticket + 1)
+        with m.If(any_of(u.grant & u.want_split for u in units)):
+            m.d.sync += split_ticket.eq(split_ticket + 1)
 
         # The shared alpha: the largest root best, a clock late (it only ever rises within an
         # iteration, and an engine's root best is -INFINITY outside one).
@@ -124,6 +130,25 @@ class ParallelSearch(wiring.Component):
         for unit in units[1:]:
             largest = Mux(unit.root_best > largest, unit.root_best, largest)
         m.d.sync += shared.eq(largest)
+        # The same at the split node, and its merge: when every engine has done its share, its
+        # score is the largest best of all (a clock after the last one waits, when the shared
+        # best is up to date). Every engine tries engine 0's killer first there.
+        shared_split = Signal(signed_score(), init=-INFINITY)
+        largest_split = units[0].split_best
+        for unit in units[1:]:
+            largest_split = Mux(unit.split_best > largest_split, unit.split_best, largest_split)
+        m.d.sync += shared_split.eq(largest_split)
+        split_merge = Signal()
+        all_split = all_of(u.split_waiting for u in units)
+        m.d.sync += split_merge.eq(all_split & ~split_merge & ~stop)
+        for unit in units:
+            m.d.comb += [
+                unit.split_alpha.eq(shared_split),
+                unit.split_merge.eq(split_merge),
+                unit.split_value.eq(shared_split),
+                unit.split_killer.eq(first.killer_out),
+                unit.split_killer_valid.eq(first.killer_out_valid),
+            ]
         with m.If(any_of(u.own_spent for u in units)):
             m.d.sync += stop.eq(1)
         merge = Signal()
@@ -194,6 +219,7 @@ class ParallelSearch(wiring.Component):
                         self.busy.eq(1),
                         self.cycles.eq(0),
                         next_ticket.eq(0),
+                        split_ticket.eq(0),
                         stop.eq(0),
                         iteration.eq(1),
                         have_result.eq(0),
@@ -240,7 +266,7 @@ class ParallelSearch(wiring.Component):
                         m.d.sync += [merge.eq(1), merge_go.eq(1)]
                         m.next = "SETTLE"
             with m.State("SETTLE"):  # the engines take the merge in this clock
-                m.d.sync += next_ticket.eq(0)
+                m.d.sync += [next_ticket.eq(1), split_ticket.eq(0)]
                 m.next = "RUN"
             with m.State("FINISH"):
                 with m.If(~merge & ~engines_busy):

@@ -108,6 +108,17 @@ def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
             "merge": In(1),
             "merge_go": In(1),
             "merge_move": In(move_layout(c, r)),
+            "want_split": Out(1),
+            "split_alpha": In(signed_score()),
+            "split_best": Out(signed_score()),
+            "split_first_done": Out(1),
+            "split_waiting": Out(1),
+            "split_merge": In(1),
+            "split_value": In(signed_score()),
+            "killer_out": Out(move_layout(c, r)),
+            "killer_out_valid": Out(1),
+            "split_killer": In(move_layout(c, r)),
+            "split_killer_valid": In(1),
         }
     return members
 
@@ -177,6 +188,28 @@ class TrackSearch(wiring.Component):
     merge, merge_go, merge_move : In(...)
         Pulse while every engine waits: go on to the next iteration with ``merge_move`` first
         (``merge_go``), or stop searching (the merger reports the result).
+
+    From the second iteration on, the previous best is split one ply down (the PV split of
+    docs/parallel.md): every engine plays it, and the moves of the node below it are taken by
+    ticket as the root's are.
+
+    want_split : Out(1)
+        Asks for a ticket of the split node (``grant`` and ``ticket`` answer it).
+    split_alpha : In(signed_score())
+        The largest best of all engines at the split node.
+    split_best, split_first_done : Out(...)
+        This engine's best at the split node (-INFINITY outside the split); having completed
+        the split node's move of ordinal 0.
+    split_waiting : Out(1)
+        The split node's moves ran out here: waiting for the others.
+    split_merge, split_value : In(...)
+        Pulse while every engine waits: the split node's score is ``split_value`` (the largest
+        best, -INFINITY when it has no legal move).
+    killer_out, killer_out_valid : Out(...)
+        This engine's killer one ply down.
+    split_killer, split_killer_valid : In(...)
+        The killer every engine tries first at the split node (engine 0's), so that their
+        ordinals agree.
     """
 
     def __init__(
@@ -265,6 +298,10 @@ class TrackSearch(wiring.Component):
         iter_live = Signal()  # root_best is this iteration's
         waiting = Signal()  # for the merge
         budget_stop = Signal()  # the iteration was stopped by a budget
+        # The PV split: from the second iteration on, the node below the previous best.
+        pv_split = split and depth >= 2
+        in_split = Signal()  # every engine is under the previous best, splitting its moves
+        split_first_done = Signal()
 
         def at(regs, p=None):
             """The register of the current ply (a mux over the plies)."""
@@ -373,7 +410,9 @@ class TrackSearch(wiring.Component):
             spent_so_far = (self.nodes == budget) | (self.cycles >= cycle_budget) | self.stop
             m.d.comb += [
                 self.own_spent.eq(own_spent),
-                self.want.eq(want & ~waiting),
+                self.want.eq(want & ~waiting & ~in_split),
+                self.want_split.eq(want & ~waiting & in_split),
+                self.split_first_done.eq(split_first_done),
                 self.root_best.eq(Mux(iter_live, best[0], -INFINITY)),
                 self.root_exact.eq(root_exact),
                 self.root_move.eq(root_move),
@@ -388,6 +427,16 @@ class TrackSearch(wiring.Component):
             # The root's alpha keeps up with the other engines' (the FSM's writes come first).
             with m.If(searching & (self.shared_alpha > alpha[0])):
                 m.d.sync += alpha[0].eq(self.shared_alpha)
+            m.d.comb += self.split_best.eq(-INFINITY)
+            if pv_split:
+                m.d.comb += [
+                    self.split_best.eq(Mux(in_split, best[1], -INFINITY)),
+                    self.killer_out.eq(killer[1]),
+                    self.killer_out_valid.eq(killer_valid[1]),
+                ]
+                # The split node's alpha keeps up with the other engines' in the same way.
+                with m.If(searching & in_split & (self.split_alpha > alpha[1])):
+                    m.d.sync += alpha[1].eq(self.split_alpha)
 
         m.d.sync += [go.eq(0), self.done.eq(0)]
         with m.If(self.busy):
@@ -427,9 +476,16 @@ class TrackSearch(wiring.Component):
                     replace = (v > parent_best) | ((v == parent_best) & exact & ~root_exact)
                     with m.If(replace):
                         m.d.sync += [root_move.eq(move), root_exact.eq(exact)]
-                    with m.If(searching_pv):
+                    with m.If(searching_pv | in_split):
                         m.d.sync += pv_done.eq(1)
+                    with m.If(in_split):  # the split is over: the root's tickets follow
+                        m.d.sync += [in_split.eq(0), ordinal.eq(1), ticket_valid.eq(0)]
                     m.d.sync += want.eq(1)  # the next ticket
+            if pv_split:
+                with m.If(in_split & (parent == 1)):  # a move of the split node is done
+                    with m.If(searching_pv):
+                        m.d.sync += split_first_done.eq(1)
+                    m.d.sync += want.eq(1)
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
                 set_at(alpha, v, parent)
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
@@ -461,13 +517,18 @@ class TrackSearch(wiring.Component):
             if not split:
                 searched(move, place)
                 return
-            with m.If(ply != 1):
+            ticket_ply = Mux(in_split, 2, 1)  # the board's ply after a move taken by ticket
+            with m.If(ply != ticket_ply):
                 searched(move, place)
             with m.Elif(~ticket_valid):
                 m.next = "TICKET"
             with m.Elif(ordinal != my_ticket):  # another engine's: take it back, go on
                 m.d.sync += ordinal.eq(ordinal + 1)
-                next_move(place, result, have_result)
+                next_move(
+                    place,
+                    Mux(in_split, parent_killer, result),
+                    Mux(in_split, parent_killer_valid, have_result),
+                )
                 m.d.sync += cmd_proceed.eq(1)
                 command(TrackOp.UNDO_NEXT)
                 m.next = "CANDIDATE"
@@ -513,7 +574,7 @@ class TrackSearch(wiring.Component):
 
         def wait_for_merge(stopped):
             if split:
-                m.d.sync += [waiting.eq(1), budget_stop.eq(stopped)]
+                m.d.sync += [waiting.eq(1), budget_stop.eq(stopped), in_split.eq(0)]
                 m.next = "MERGE"
 
         def enter_node(p, a, b):
@@ -524,7 +585,7 @@ class TrackSearch(wiring.Component):
             set_at(best, -INFINITY, p)
             m.d.sync += first_pending.eq(killer_valid_here)
 
-        with m.FSM(name="search_fsm"):
+        with m.FSM(name="search_fsm") as fsm:
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += [
@@ -541,6 +602,7 @@ class TrackSearch(wiring.Component):
                         result_score.eq(0),
                         self.found.eq(0),
                         self.depth.eq(0),
+                        in_split.eq(0),
                     ]
                     with m.If(board.empty):
                         m.d.sync += [
@@ -579,6 +641,17 @@ class TrackSearch(wiring.Component):
                             iter_live.eq(1),
                             budget_stop.eq(0),
                         ]
+                    if pv_split:
+                        m.d.sync += [
+                            in_split.eq(have_result),
+                            split_first_done.eq(0),
+                            best[1].eq(-INFINITY),
+                        ]
+                        with m.If(have_result):  # engine 0's killer, for every engine
+                            m.d.sync += [
+                                killer[1].eq(self.split_killer),
+                                killer_valid[1].eq(self.split_killer_valid),
+                            ]
                     m.next = "NEXT"
             with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
                 with m.If(abort_now):
@@ -622,6 +695,15 @@ class TrackSearch(wiring.Component):
                         with m.Else():
                             m.d.sync += [searching.eq(0), self.busy.eq(0)]
                             m.next = "IDLE"
+            if pv_split:
+                with m.State("SPLIT_WAIT"):  # every engine's share of the split node is done
+                    with m.If(abort_now):
+                        m.next = "UNWIND"
+                    with m.Elif(spent_so_far):
+                        m.next = "ABORT"
+                    with m.Elif(self.split_merge):
+                        split_score = Mux(self.split_value == -INFINITY, 0, self.split_value)
+                        back_up(-split_score, parent_move, parent_cursor)
             with m.State("PLAY"):  # the node's first move (PV or killer)
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
@@ -650,6 +732,8 @@ class TrackSearch(wiring.Component):
                     m.next = "UNWIND"
                 with m.Elif(merging_root):
                     wait_for_merge(stopped=0)
+                with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
+                    m.next = "SPLIT_WAIT"
                 with m.Else():
                     with m.If(ply == 0):
                         with m.If(best_here == -INFINITY):  # no legal move at all
@@ -715,4 +799,6 @@ class TrackSearch(wiring.Component):
                     self.done.eq(1),
                 ]
                 m.next = "IDLE"
+        if split:
+            m.d.comb += self.split_waiting.eq(fsm.ongoing("SPLIT_WAIT") if pv_split else 0)
         return m
