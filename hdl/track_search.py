@@ -732,8 +732,9 @@ class TrackSearch(wiring.Component):
                     m.next = "UNWIND"
                 with m.Elif(merging_root):
                     wait_for_merge(stopped=0)
-                with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
-                    m.next = "SPLIT_WAIT"
+                if pv_split:
+                    with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
+                        m.next = "SPLIT_WAIT"
                 with m.Else():
                     with m.If(ply == 0):
                         with m.If(best_here == -INFINITY):  # no legal move at all

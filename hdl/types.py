@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from amaranth.lib import enum
 
-from ..host import tiles
-
 __all__ = [
     "EAST",
     "NORTH",
@@ -36,22 +34,13 @@ class Symbol(enum.Enum, shape=2):
         """The notation character of this symbol."""
         return "+/\\"[self.value]
 
-    # The one conversion between the reference engine's symbols and the gateware's.
-
     @classmethod
-    def of(cls, symbol: tiles.Symbol | str) -> Symbol:
-        """The gateware's symbol for the reference engine's (or for its character)."""
-        if isinstance(symbol, str):
-            symbol = tiles.Symbol(symbol)
-        return cls(_HOST_ORDER.index(symbol))
-
-    @property
-    def host(self) -> tiles.Symbol:
-        """The reference engine's symbol for this one."""
-        return _HOST_ORDER[self.value]
-
-
-_HOST_ORDER = (tiles.Symbol.CROSS, tiles.Symbol.SLASH, tiles.Symbol.BACKSLASH)
+    def of(cls, char: str) -> Symbol:
+        """The symbol written ``char`` in notation (``+``, ``/`` or ``\\``)."""
+        for symbol in cls:
+            if symbol.char == char:
+                return symbol
+        raise ValueError(f"a symbol is written '+', '/' or '\\', not {char!r}")
 
 
 class Colour(enum.Enum, shape=1):

@@ -19,6 +19,10 @@ Choices the contract leaves to the model:
   when the engine plays the move: an engine's own root alpha is its own root best.
 - *Young brothers wait* (as the gateware, from the second iteration on): an engine holding a
   ticket after 0 waits, playing nothing, until ordinal 0 (the previous best) is completed.
+- *The PV split* (from the second iteration on): every engine plays the previous best; the
+  moves of the node below it go by ticket (a second counter) in the order of its candidates with
+  engine 0's killer first; an engine whose share is done waits, playing nothing, until every
+  engine's is, then takes the largest best of all as that node's score.
 - *The first legal root move* of the result when the first iteration completes no root move is
   ordinal 0, which engine 0 plays first.
 
@@ -64,17 +68,29 @@ class _Best:
 
 class _Iteration:
     """What the engines share in one iteration: the ticket counter, their root bests, the
-    ordinals completed, and ordinal 0's move once it was played."""
+    ordinals completed, and ordinal 0's move once it was played; and the same at the split node
+    (the node below the previous best), with the engines whose share of it is done."""
 
-    def __init__(self, engines: int) -> None:
-        self.tickets = 0
+    def __init__(self, engines: int, split: bool) -> None:
+        self.tickets = 1 if split else 0  # with the split, every engine plays ordinal 0
         self.best = [_Best() for _ in range(engines)]
         self.completed: set[int] = set()
         self.first: tuple | None = None
+        self.split_tickets = 0
+        self.split_best = [-INFINITY] * engines
+        self.split_completed: set[int] = set()
+        self.split_done: set[int] = set()
 
     def ticket(self) -> int:
         self.tickets += 1
         return self.tickets - 1
+
+    def split_ticket(self) -> int:
+        self.split_tickets += 1
+        return self.split_tickets - 1
+
+    def split_alpha(self) -> int:
+        return max(self.split_best)
 
     def alpha(self) -> int:
         return max(best.value for best in self.best)
@@ -93,12 +109,15 @@ class _Engine(_Searcher):
     """One engine: the sequential search on its own board, yielding after every node."""
 
     def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[bool]:
-        """Engine ``number``'s part of the iteration of ``depth``: take tickets and search their
-        root moves (``first``: the previous best's key, searched as ordinal 0) until its root
-        moves run out. Yields True after each node it plays, False while it waits. Raises
-        ``_Stop`` when its budget is spent."""
+        """Engine ``number``'s part of the iteration of ``depth``: with ``first`` (the previous
+        best's key, ordinal 0) its share of the PV split, then take tickets and search their
+        root moves until its root moves run out. Yields True after each node it plays, False
+        while it waits. Raises ``_Stop`` when its budget is spent."""
         roots = iter(self.moves(first=first))
         ordinal = 0  # of the next legal root move
+        if first is not None:  # the PV split: every engine plays the previous best itself
+            yield from self.split(number, shared, depth, roots)
+            ordinal = 1
         while True:
             ticket = shared.ticket()
             while first is not None and ticket > 0 and 0 not in shared.completed:
@@ -133,6 +152,63 @@ class _Engine(_Searcher):
                 self.pop()
             shared.best[number].offer(value, move, exact)
             shared.completed.add(ticket)
+
+    def split(self, number: int, shared: _Iteration, depth: int, roots) -> Iterator[bool]:
+        """Ordinal 0, the previous best, played by every engine: the moves of the node below it
+        are taken by ticket (ordinal 0 first, alone), and its score is the largest best of all
+        engines once every engine's share is done."""
+        move = next(roots)  # the previous best: legal (a root move of the last iteration)
+        turn = self.play(*move[1:])
+        shared.first = move
+        yield True
+        try:
+            value = self.leaf(turn, 0, depth)
+            if value is None:
+                yield from self.split_share(number, shared, depth)
+                shared.split_done.add(number)
+                while len(shared.split_done) < len(shared.best):
+                    yield False  # the others' shares
+                split_value = shared.split_alpha()
+                value = -(split_value if split_value > -INFINITY else 0)
+        finally:
+            self.pop()
+        shared.best[number].offer(value, move, True)
+        shared.completed.add(0)
+
+    def split_share(self, number: int, shared: _Iteration, depth: int) -> Iterator[bool]:
+        """This engine's moves of the split node (at ply 1, window (-INFINITY, INFINITY), the
+        killer every engine tries first being engine 0's)."""
+        moves = iter(self.candidates(1))
+        ordinal = 0
+        while True:
+            ticket = shared.split_ticket()
+            while ticket > 0 and 0 not in shared.split_completed:
+                yield False  # the young brothers wait for the first move's score
+            for _, cell, symbol in moves:
+                if self.nodes == self.budget:
+                    raise _Stop
+                if ordinal < ticket:  # the walk
+                    if self.try_play(cell, symbol) is not None:
+                        self.pop()
+                        ordinal += 1
+                    continue
+                turn = self.play(cell, symbol)
+                if turn is None:
+                    continue
+                ordinal += 1
+                break
+            else:
+                return  # the split node's moves ran out before the ticket
+            alpha = shared.split_alpha()
+            yield True
+            try:
+                value = self.leaf(turn, 1, depth)
+                if value is None:
+                    value = -(yield from self.negamax_steps(2, depth, -INFINITY, -alpha))
+            finally:
+                self.pop()
+            shared.split_best[number] = max(shared.split_best[number], value)
+            shared.split_completed.add(ticket)
 
     def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[bool]:
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value."""
@@ -182,8 +258,13 @@ def hw_parallel_search(
     iterations: list[int] = []
     ticks = 0
     for depth in range(1, max_depth + 1):
-        shared = _Iteration(engines)
         first = result[0][0] if result else None
+        shared = _Iteration(engines, first is not None)
+        if first is not None:  # every engine tries engine 0's killer first at the split node
+            for engine in team[1:]:
+                engine.killers.pop(1, None)
+                if 1 in team[0].killers:
+                    engine.killers[1] = team[0].killers[1]
         running = [engine.iteration(n, shared, depth, first) for n, engine in enumerate(team)]
         stopped = False
         while any(running) and not stopped:

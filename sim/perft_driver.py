@@ -18,6 +18,7 @@ from ..host.errors import TraxError
 from ..host.notation import Move
 from ..host.position import Position
 from .rules_driver import window_cell
+from .symbols import gateware_symbol
 from .verilator import VerilatorSim
 
 __all__ = ["DEFAULT_TORUS", "MAX_DEPTH", "RtlPerft", "rtl_perft"]
@@ -73,7 +74,7 @@ class RtlPerft:
             if not self.sim.get("empty"):
                 box = tuple(self.sim.get_many(["box_x", "box_y", "box_w", "box_h"]))
             x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
-            verdict = self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
+            verdict = self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
             if verdict is Verdict.OVERFLOW:
                 raise TraxError(self._outgrew())
             if verdict is not Verdict.LEGAL:

@@ -25,6 +25,7 @@ from trax_fpga.hdl.types import Colour, Symbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 
+from .symbols import gateware_symbol
 from .verilator import VerilatorSim
 
 __all__ = [
@@ -228,7 +229,7 @@ class BenchDriver:
         self.sim.set("answer_found", 1)
         self.sim.set("answer_x", x)
         self.sim.set("answer_y", y)
-        self.sim.set("answer_symbol", Symbol.of(move.symbol).value)
+        self.sim.set("answer_symbol", gateware_symbol(move.symbol).value)
 
     def script_cell(self, x: int, y: int, symbol: Symbol) -> None:
         """The double's next answer as a window cell."""

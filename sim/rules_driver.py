@@ -28,6 +28,8 @@ from trax_fpga.hdl.types import Symbol, Verdict
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move
 
+from .symbols import gateware_symbol
+
 __all__ = [
     "AmaranthSimBackend",
     "Backend",
@@ -262,7 +264,7 @@ class RtlRules:
         if isinstance(move, str):
             move = Move.parse(move)
         x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
-        result = self.play_cell(x, y, Symbol.of(move.symbol), outside)
+        result = self.play_cell(x, y, gateware_symbol(move.symbol), outside)
         if result.verdict is Verdict.OVERFLOW:
             raise WindowOverflow(f"move {move} outgrows a {self.width}x{self.height} torus")
         return result

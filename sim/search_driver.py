@@ -15,6 +15,7 @@ from ..host.errors import TraxError
 from ..host.hwsearch import HwSearchResult
 from ..host.position import Position
 from ..host.tiles import Colour
+from .symbols import host_symbol
 from .track_driver import TrackSearchSim
 
 __all__ = ["RtlSearch", "RtlSearchResult", "board_cell"]
@@ -65,7 +66,7 @@ class RtlSearch:
         got = unit.search(int(position.turn is Colour.WHITE), budget, cycle_budget)
         if not got.found:
             return RtlSearchResult(None, got.score, got.depth, got.nodes, None, None, got.cycles)
-        symbol = got.symbol.host
+        symbol = host_symbol(got.symbol)
         cell = board_cell(position, (got.x, got.y), self.width, self.height)
         return RtlSearchResult(
             position.move_at(cell, symbol),

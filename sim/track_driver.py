@@ -15,6 +15,7 @@ from trax_fpga.hdl.types import Symbol, Verdict
 from trax_fpga.host.notation import Move
 
 from .rules_driver import AmaranthSimBackend, Backend, window_cell
+from .symbols import gateware_symbol
 
 __all__ = ["Candidate", "SearchResult", "TrackBoardSim", "TrackSearchSim", "Turn"]
 
@@ -111,7 +112,7 @@ class TrackBoardSim:
         if isinstance(move, str):
             move = Move.parse(move)
         x, y, outside = window_cell(self.box, move.column, move.row, self.width, self.height)
-        return self.play_cell(x, y, Symbol.of(move.symbol), ply=ply, outside=outside)
+        return self.play_cell(x, y, gateware_symbol(move.symbol), ply=ply, outside=outside)
 
     def undo(self) -> int:
         """Take back the last ply; the clocks it took."""
@@ -306,7 +307,7 @@ class TrackSearchSim:
         if not self.backend.get("empty"):
             box = tuple(self.backend.get(n) for n in ("box_x", "box_y", "box_w", "box_h"))
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
-        return self._game(TrackOp.PLAY, x, y, Symbol.of(move.symbol), outside)
+        return self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
 
     def search(
         self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1, depth: int = 0

@@ -8,9 +8,9 @@ from amaranth.sim import Simulator
 from trax_fpga.boards.probe import TRACK_REPLY_BYTES, TrackProbe, TrackReply
 from trax_fpga.hdl.track_rules import Outcome
 from trax_fpga.hdl.types import Colour, Verdict
-from trax_fpga.hdl.types import Symbol as HdlSymbol
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
+from trax_fpga.sim.symbols import gateware_symbol
 
 BAUD = 19200
 DIVISOR = 8
@@ -81,7 +81,7 @@ def run_probe(commands: list[bytes], expected_replies: int):
 def play_command(position: Position, text: str) -> bytes:
     move = Move.parse(text)
     x, y = position.cell_of(move)
-    return bytes([HdlSymbol.of(move.symbol).value, x % WINDOW, y % WINDOW])
+    return bytes([gateware_symbol(move.symbol).value, x % WINDOW, y % WINDOW])
 
 
 def test_track_probe_plays_a_game_like_the_reference():

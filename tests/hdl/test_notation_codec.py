@@ -19,6 +19,7 @@ from trax_fpga.hdl.types import Symbol
 from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move, column_name
 from trax_fpga.host.position import Position
+from trax_fpga.sim.symbols import gateware_symbol, host_symbol
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -45,7 +46,7 @@ def reference_decode(text: bytes, column_width: int, row_width: int) -> tuple:
         return ("error", reasons[0])
     if move.column >= 2**column_width or move.row >= 2**row_width:
         return ("error", NotationError.TOO_BIG)
-    return ("move", move.column, move.row, Symbol.of(move.symbol))
+    return ("move", move.column, move.row, gateware_symbol(move.symbol))
 
 
 # --- harnesses ----------------------------------------------------------------------------------
@@ -158,7 +159,7 @@ def encode_moves(
 
 
 def reference_text(column: int, row: int, symbol: Symbol) -> bytes:
-    return str(Move(column, row, Symbol(symbol).host)).encode()
+    return str(Move(column, row, host_symbol(symbol))).encode()
 
 
 # --- decoder ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim.search_driver import board_cell
+from trax_fpga.sim.symbols import host_symbol
 from trax_fpga.sim.track_driver import TrackSearchSim
 
 from .reference import random_game
@@ -155,4 +156,4 @@ def test_the_watchdog_answers_a_legal_move():
         got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, cycle_budget=150)
     assert got.found and got.cycles < 150 + 100
     cell = board_cell(position, (got.x, got.y), torus, torus)
-    assert position.is_legal(position.move_at(cell, got.symbol.host))
+    assert position.is_legal(position.move_at(cell, host_symbol(got.symbol)))

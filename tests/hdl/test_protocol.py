@@ -21,6 +21,7 @@ from trax_fpga.host.errors import InvalidMoveError
 from trax_fpga.host.notation import Move
 from trax_fpga.host.position import Position
 from trax_fpga.sim.player_bench import BenchDriver, ProtocolBench
+from trax_fpga.sim.symbols import gateware_symbol
 
 from ..host.records import moves_only, record_lines
 
@@ -164,7 +165,7 @@ def classify(line: bytes, noisy: bool, max_line: int, cw: int, rw: int):
         return (LineKind.MALFORMED, None)
     if move.column >= 2**cw or move.row >= 2**rw:
         return (LineKind.FAR_MOVE, None)
-    return (LineKind.MOVE, (move.column, move.row, Symbol.of(move.symbol).value))
+    return (LineKind.MOVE, (move.column, move.row, gateware_symbol(move.symbol).value))
 
 
 def rtl_lines(data: list, max_line: int, cw: int, rw: int, gap: int):
