@@ -172,7 +172,7 @@ def _commit() -> str:
 
 
 def _top(spec: BoardSpec, top: str, torus: tuple[int, int]) -> BoardTop:
-    design = make_design(top, torus, spec.clock_hz, spec.baud, spec.player_options)
+    design = make_design(top, torus, spec.design_hz, spec.baud, spec.player_options)
     return BoardTop(design, spec)
 
 
@@ -241,7 +241,7 @@ def build(
         board=spec.name,
         top=top,
         window=torus,
-        clock_hz=spec.clock_hz,
+        clock_hz=spec.design_hz,
         family=family,
         nextpnr_report=(build_dir / "top.report.json").read_text(),
         yosys_log=(build_dir / "top.rpt").read_text(),
@@ -294,6 +294,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="the player's search engines, each with its own board (default: the board file's)",
     )
+    parser.add_argument(
+        "--clock",
+        type=float,
+        metavar="MHZ",
+        help="the design's clock, made from the oscillator by the part's PLL (ECP5 only; "
+        "default: the board file's)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -306,6 +313,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.engines < 1:
                 raise ValueError(f"--engines must be at least 1, not {args.engines}")
             spec = with_engines(spec, args.engines)
+        if args.clock is not None:
+            if args.clock <= 0:
+                raise ValueError(f"--clock must be positive, not {args.clock}")
+            if _family(spec.platform()) != "ecp5":
+                raise ValueError(f"--clock: a PLL is only made on the ECP5 here, not {spec.name}")
+            spec = dataclasses.replace(spec, pll_hz=args.clock * 1e6)
         top = args.top
         torus = args.torus or spec.torus
         build_dir = args.build_dir
@@ -315,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = Path("build") / f"{spec.name}-{top}-{torus[0]}x{torus[1]}"
             if args.engines is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
+            if args.clock is not None:
+                build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, torus, build_dir)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")

@@ -29,6 +29,8 @@ class BoardSpec:
     (:class:`~trax_fpga.hdl.player.Player`, one board for the game and the search) and of the
     rules core alone (``--top track``). ``player_options`` are more keyword arguments of the
     complete player, e.g. ``{"search_options": {"max_depth": 3, "evaluation": False}}``.
+    ``clock_hz`` is the oscillator's; ``pll_hz``, when given, is the design's clock, made from
+    it by the part's PLL (:mod:`.clocks`), else the design runs on the oscillator's clock.
     """
 
     name: str
@@ -45,12 +47,18 @@ class BoardSpec:
     baud: int = 19200
     overrides: dict[str, str] = field(default_factory=dict)
     player_options: dict = field(default_factory=dict)
+    pll_hz: float | None = None
 
     def __post_init__(self):
         if len(self.leds) != len(LED_ROLES) or len(self.led_pins) != len(LED_ROLES):
             raise ValueError(f"board {self.name}: one LED entry per role {LED_ROLES} needed")
         if self.toolchain not in ("open", "vivado", "quartus"):
             raise ValueError(f"board {self.name}: unknown toolchain {self.toolchain!r}")
+
+    @property
+    def design_hz(self) -> float:
+        """The clock the design runs on: the PLL's output, or the oscillator's."""
+        return self.pll_hz or self.clock_hz
 
     @property
     def plan_only(self) -> bool:

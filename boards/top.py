@@ -6,10 +6,11 @@ block-RAM rules core alone behind a UART (:class:`~trax_fpga.boards.probe.TrackP
 ``track``), both with the same pins.
 """
 
-from amaranth import Elaboratable, Module, Signal
+from amaranth import ClockDomain, Elaboratable, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import FFSynchronizer
 
+from .clocks import Ecp5Pll
 from .probe import TrackProbe
 from .spec import BoardSpec
 
@@ -55,7 +56,8 @@ def make_design(
 class BoardTop(Elaboratable):
     """``design`` (ports ``rx: In(1)``, ``tx: Out(1)``, ``leds: Out(4)``) on ``spec``'s pins.
 
-    The clock is the platform's default clock (the ``sync`` domain amaranth makes from it). The
+    The clock is the platform's default clock (the ``sync`` domain amaranth makes from it), or
+    the PLL's made from it when the board file asks for one (``pll_hz``, :mod:`.clocks`). The
     UART receive pin passes through an :class:`FFSynchronizer` before the design (which may
     synchronise it again); LED roles the board lacks are left unconnected.
     """
@@ -67,6 +69,17 @@ class BoardTop(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         m.submodules.design = design = self.design
+        if self.spec.pll_hz:
+            if str(platform.family).lower() != "ecp5":
+                raise ValueError(f"board {self.spec.name}: a PLL is only made on the ECP5 here")
+            pll = Ecp5Pll(self.spec.clock_hz, self.spec.pll_hz)
+            if abs(pll.hz - self.spec.pll_hz) > 1:
+                raise ValueError(
+                    f"board {self.spec.name}: the PLL makes {pll.hz / 1e6:.4f} MHz, not "
+                    f"{self.spec.pll_hz / 1e6:g} (pll_hz must be one it makes exactly)"
+                )
+            m.domains.sync = ClockDomain("sync")
+            m.submodules.clocks = pll
 
         uart = platform.request(*self.spec.uart, dir="-")
         m.submodules.rx_buffer = rx_buffer = io.Buffer("i", uart.rx)

@@ -211,3 +211,38 @@ def test_board_files_search_options_add_to_the_boards_own(name, engines, search)
     design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
     assert design.search_options == search
+
+
+def test_ecp5_pll_dividers_within_the_parts_ranges():
+    from trax_fpga.boards.clocks import ecp5_pll_dividers
+
+    for mhz in (25, 30, 40, 50, 100):
+        got = ecp5_pll_dividers(25e6, mhz * 1e6)
+        assert got.hz == pytest.approx(mhz * 1e6)
+        pfd = 25e6 / got.clki_div
+        assert 3.125e6 <= pfd <= 400e6
+        assert got.hz == pytest.approx(pfd * got.clkfb_div)
+        assert 400e6 <= got.hz * got.clkop_div <= 800e6
+    near = ecp5_pll_dividers(25e6, 28e6)  # 28 MHz cannot be made exactly from 25 MHz
+    assert near.hz != 28e6 and abs(near.hz - 28e6) < 0.28e6
+    with pytest.raises(ValueError, match="no ECP5 PLL setting"):
+        ecp5_pll_dividers(25e6, 1e9)
+
+
+def test_a_pll_clocks_the_design_where_the_board_file_asks(tmp_path, capsys):
+    """``--clock`` puts the ECP5's PLL between the oscillator and the design (the oscillator keeps
+    its constraint, from which nextpnr derives the PLL's); a clock the PLL cannot make exactly,
+    or a part without one here, is refused with a clear error."""
+    argv = ["ulx3s_85f", "--top", "track", "--torus", "8", "--plan-only", "--clock", "30"]
+    assert main([*argv, "--build-dir", str(tmp_path / "pll")]) == 0
+    netlist = (tmp_path / "pll" / "top.il").read_text()
+    assert "cell \\EHXPLLL" in netlist
+    assert "parameter \\CLKFB_DIV 6" in netlist and "parameter \\CLKI_DIV 5" in netlist
+    constraints = (tmp_path / "pll" / "top.lpf").read_text()
+    assert 'FREQUENCY PORT "clk25_0__io" 25000000.0 HZ' in constraints
+    capsys.readouterr()
+    assert main([*argv[:-1], "28", "--build-dir", str(tmp_path / "inexact")]) == 1
+    assert "makes 28.1250 MHz, not 28" in capsys.readouterr().err
+    icebreaker = ["icebreaker", "--top", "track", "--torus", "8", "--plan-only", "--clock", "20"]
+    assert main([*icebreaker, "--build-dir", str(tmp_path / "ice")]) == 1
+    assert "only made on the ECP5" in capsys.readouterr().err
