@@ -35,7 +35,7 @@ def test_sim_is_the_real_boards_player_by_default():
     assert simulated.config_from(args) == simulated.real_board_config()
     args = cli.build_parser().parse_args(["sim", "--torus", "16", "--search", "max_depth=3"])
     config = simulated.config_from(args)
-    assert (config.window, config.search_options) == (16, (("engines", 6), ("max_depth", 3)))
+    assert (config.window, config.search_options) == (16, (("engines", 8), ("max_depth", 3)))
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
     assert dict(simulated.config_from(args).search_options) == {"engines": 1, "max_depth": 6}
 
@@ -157,13 +157,13 @@ def test_the_real_board_parameters_are_the_board_files():
     from trax_fpga.hdl.player import DEFAULT_THINK_TIME
 
     spec = load_board(simulated.REAL_BOARD)
-    assert spec.clock_hz == simulated.REAL_CLOCK
+    assert spec.design_hz == simulated.REAL_CLOCK
     assert spec.title.startswith(simulated.REAL_BOARD_TITLE)
     assert simulated.REAL_THINK == DEFAULT_THINK_TIME
     board_search = {**BOARD_SEARCH["search_options"], **spec.player_options["search_options"]}
     assert dict(simulated.REAL_SEARCH) == board_search
     config = simulated.real_board_config()
-    assert (config.clock, config.budget) == (spec.clock_hz, 0)  # no node limit, as the board
+    assert (config.clock, config.budget) == (spec.design_hz, 0)  # no node limit, as the board
     assert (config.window, config.window) == spec.torus == (simulated.REAL_TORUS,) * 2
 
 
@@ -172,8 +172,8 @@ def test_the_strength_notice_says_how_much_weaker_in_figures():
     text = simulated.strength_notice(config, speed=1_250_000)
     assert "20 times slower than the ULX3S's 25 MHz clock" in text
     assert "on a 64x64 torus in block RAM, as a real ULX3S" in text
-    assert "100,000 clocks a move (about 0.1 s here, within the contest's 1 s)" in text
-    assert "about 125 times fewer nodes" in text and "much weaker than a real board" in text
+    assert "75,000 clocks a move (about 0.1 s here, within the contest's 1 s)" in text
+    assert "about 167 times fewer nodes" in text and "much weaker than a real board" in text
     full = simulated.strength_notice(simulated.real_board_config(think=0.5), speed=1_250_000)
     assert "is as strong, but each answer takes about 10 s here" in full
 
