@@ -122,22 +122,10 @@ class _Engine(_Searcher):
             ticket = shared.ticket()
             while first is not None and ticket > 0 and 0 not in shared.completed:
                 yield False  # the young brothers wait for the previous best's score
-            for move in roots:
-                _, cell, symbol = move
-                if self.nodes == self.budget:  # before every root candidate, walked or not
-                    raise _Stop
-                if ordinal < ticket:  # the walk: a legal move is played and taken back
-                    if self.try_play(cell, symbol) is not None:
-                        self.pop()
-                        ordinal += 1
-                    continue
-                turn = self.play(cell, symbol)
-                if turn is None:
-                    continue
-                ordinal += 1
-                break
-            else:
+            taken = self.take(roots, ordinal, ticket)
+            if taken is None:
                 return  # the root moves ran out before the ticket
+            move, turn, ordinal = taken
             if ticket == 0:
                 shared.first = move
             alpha = shared.alpha()
@@ -152,6 +140,25 @@ class _Engine(_Searcher):
                 self.pop()
             shared.best[number].offer(value, move, exact)
             shared.completed.add(ticket)
+
+    def take(self, moves: Iterator[tuple], ordinal: int, ticket: int):
+        """Walk ``moves`` (a node's candidates, the next of legal ordinal ``ordinal``) to the
+        legal one of ordinal ``ticket`` and play it: those before it are played and taken back
+        (the walk: no nodes), the budget is checked before every candidate, walked or not.
+        ``(move, turn, the next ordinal)``, or None when the moves run out first."""
+        for move in moves:
+            _, cell, symbol = move
+            if self.nodes == self.budget:
+                raise _Stop
+            if ordinal < ticket:
+                if self.try_play(cell, symbol) is not None:
+                    self.pop()
+                    ordinal += 1
+                continue
+            turn = self.play(cell, symbol)
+            if turn is not None:
+                return move, turn, ordinal + 1
+        return None
 
     def split(self, number: int, shared: _Iteration, depth: int, roots) -> Iterator[bool]:
         """Ordinal 0, the previous best, played by every engine: the moves of the node below it
@@ -184,21 +191,10 @@ class _Engine(_Searcher):
             ticket = shared.split_ticket()
             while ticket > 0 and 0 not in shared.split_completed:
                 yield False  # the young brothers wait for the first move's score
-            for _, cell, symbol in moves:
-                if self.nodes == self.budget:
-                    raise _Stop
-                if ordinal < ticket:  # the walk
-                    if self.try_play(cell, symbol) is not None:
-                        self.pop()
-                        ordinal += 1
-                    continue
-                turn = self.play(cell, symbol)
-                if turn is None:
-                    continue
-                ordinal += 1
-                break
-            else:
+            taken = self.take(moves, ordinal, ticket)
+            if taken is None:
                 return  # the split node's moves ran out before the ticket
+            _, turn, ordinal = taken
             alpha = shared.split_alpha()
             yield True
             try:
