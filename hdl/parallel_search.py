@@ -1,12 +1,15 @@
-"""Many engines on one chip: the root split of docs/parallel.md.
+"""Many engines on one chip: the split of docs/parallel.md.
 
 :class:`ParallelSearch` has the members of a :class:`~.track_search.TrackSearch` and holds N of
 them (``split=True``), each with its own board in its own block RAM. Every game command goes to
 all of them in the same clocks, so their boards never differ. A search starts them together;
-this block hands out tickets (the ordinals of the root moves), keeps the shared alpha (the
-largest root best of any engine), stops them all when one's budget is spent, and at the end of
-every iteration merges their root bests into the iteration's result, then sends them on to the
-next iteration with that move first, or tells them to stop and answers.
+this block hands out tickets (the ordinals of the root moves, and from the second iteration on
+first those of the moves below the previous best, which every engine plays: the PV split), keeps
+the shared alphas (the largest best of any engine at the root and at the split node), merges
+the split node's score when every engine's share of it is done, stops them all when one's
+budget is spent, and at the end of every iteration merges their root bests into the iteration's
+result, then sends them on to the next iteration with that move first, or tells them to stop
+and answers.
 """
 
 from amaranth import Module, Mux, Signal
@@ -36,7 +39,8 @@ FROM_FIRST = (
 
 
 class ParallelSearch(wiring.Component):
-    """N search engines on a C x R block-RAM torus, splitting the root's moves.
+    """N search engines on a C x R block-RAM torus, splitting the root's moves and the previous
+    best's node's.
 
     Parameters
     ----------

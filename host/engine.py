@@ -156,7 +156,7 @@ class ModelChooser:
     """Chooses moves with the gateware search's model: :func:`.hwsearch.hw_search` with
     ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
     ``depth``; with ``engines`` > 1, :func:`.hwparallel.hw_parallel_search` instead (that many
-    engines splitting the search's root, docs/parallel.md), ``nodes`` per engine.
+    engines splitting the search, docs/parallel.md), ``nodes`` per engine.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with

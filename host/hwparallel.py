@@ -240,8 +240,9 @@ def hw_parallel_search(
     *,
     evaluation: bool = True,
 ) -> ParallelResult:
-    """Choose a move for the side to move as ``engines`` engines splitting the root of the
-    block-RAM board's search would (docs/parallel.md), ``budget`` nodes per engine."""
+    """Choose a move for the side to move as ``engines`` engines splitting the root (and the
+    previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
+    nodes per engine."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if position.box is None:  # the first move of a game: the search is not needed

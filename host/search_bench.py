@@ -9,7 +9,7 @@ games between two players (evaluation variants from :data:`VARIANTS`, or ``greed
 with the evaluation, or ``random``, or ``hw`` / ``hw-mate``: the window search's model with its
 evaluation or without, or ``track``: the block-RAM board's search with its track evaluation,
 or ``track-NAME``: the same with a candidate evaluation of :data:`.trackresearch.TUNINGS`, or
-``track-parN``: N engines splitting the root of ``track``'s search, :mod:`.hwparallel`, the
+``track-parN``: N engines splitting ``track``'s search, :mod:`.hwparallel`, the
 budget per engine: the board time of ``track``) at equal node budgets: each pair of games starts
 from one seeded random opening (4 plies), with colours swapped in the second game.
 

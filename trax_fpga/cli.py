@@ -252,7 +252,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus,
     as the ULX3S board file's), move for move the board's at the same nodes and depth, except
     that ``--seed`` varies the first plies of a game among near-equal moves; ``--engines N``
-    plays the model of N engines splitting the search's root (docs/parallel.md), ``--nodes``
+    plays the model of N engines splitting the search (docs/parallel.md), ``--nodes``
     per engine.
 
     Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
@@ -932,8 +932,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1,
         metavar="N",
-        help="model: N engines splitting the search's root (host/hwparallel.py), --nodes each "
-        "(default 1: the board's one search)",
+        help="model: N engines splitting the search (host/hwparallel.py), --nodes each "
+        "(default 1; the ULX3S board file has 8)",
     )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
@@ -974,7 +974,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--engines",
         type=_positive,
         default=1,
-        help="rtl: search engines splitting the root, each with its own board (default 1; "
+        help="rtl: search engines splitting the search, each with its own board (default 1; "
         "docs/parallel.md); the node budget is per engine",
     )
     add_variant(p)
