@@ -95,10 +95,10 @@ class _UartProbe(wiring.Component):
         new_game = op[7]
         core = self.core(m, x, y)
         m.d.comb += [
-            core.cmd.eq(Mux(new_game, Command.NEW_GAME, Command.PLAY)),
-            core.x.eq(x),
-            core.y.eq(y),
-            core.symbol.as_value().eq(op[:2]),
+            core.rules.cmd.eq(Mux(new_game, Command.NEW_GAME, Command.PLAY)),
+            core.rules.x.eq(x),
+            core.rules.y.eq(y),
+            core.rules.symbol.as_value().eq(op[:2]),
         ]
 
         # Receive: shift bytes in until a command is complete, then hand it to the core.
@@ -108,27 +108,29 @@ class _UartProbe(wiring.Component):
                 command.eq(Cat(command.as_value()[8:], uart.rx_stream.payload)),
                 received.eq(received + 1),
             ]
-        with m.If((received == COMMAND_BYTES) & ~core.busy & ~core.done & (to_send == 0)):
+        with m.If(
+            (received == COMMAND_BYTES) & ~core.rules.busy & ~core.rules.done & (to_send == 0)
+        ):
             with m.If(new_game | self.in_range(x, y)):
-                m.d.comb += core.cmd_valid.eq(1)
+                m.d.comb += core.rules.cmd_valid.eq(1)
             with m.Else():
                 m.d.sync += error.eq(1)
             m.d.sync += received.eq(0)
 
         # Reply: every output the player would read.
-        with m.If(core.done):
+        with m.If(core.rules.done):
             m.d.sync += [
-                reply.verdict.eq(core.verdict),
-                reply.outcome.eq(core.outcome),
+                reply.verdict.eq(core.rules.verdict),
+                reply.outcome.eq(core.rules.outcome),
                 reply.turn.eq(core.turn),
                 reply.overflow.eq(core.overflow),
-                reply.empty.eq(core.empty),
-                reply.box_x.eq(core.box_x),
-                reply.box_y.eq(core.box_y),
-                reply.box_w.eq(core.box_w),
-                reply.box_h.eq(core.box_h),
+                reply.empty.eq(core.rules.empty),
+                reply.box_x.eq(core.rules.box_x),
+                reply.box_y.eq(core.rules.box_y),
+                reply.box_w.eq(core.rules.box_w),
+                reply.box_h.eq(core.rules.box_h),
                 to_send.eq(reply_bytes),
-                error.eq(core.verdict != Verdict.LEGAL),
+                error.eq(core.rules.verdict != Verdict.LEGAL),
             ]
             for name, value in self.reply_fields(core).items():
                 m.d.sync += getattr(reply, name).eq(value)
@@ -141,8 +143,8 @@ class _UartProbe(wiring.Component):
 
         m.d.comb += self.leds.eq(
             Cat(
-                ~core.empty & (core.outcome == Outcome.NONE),
-                core.busy,
+                ~core.rules.empty & (core.rules.outcome == Outcome.NONE),
+                core.rules.busy,
                 core.turn == Colour.WHITE,
                 error,
             )

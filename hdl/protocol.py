@@ -24,7 +24,7 @@ from amaranth.lib.wiring import In, Out
 from amaranth.utils import bits_for
 
 from .notation import BoxMapper, MoveDecoder, MoveEncoder, NotationError, move_layout
-from .track_rules import Command, Outcome
+from .track_rules import Command, Outcome, rules_signature
 from .types import Colour, Symbol, Verdict
 
 __all__ = [
@@ -33,11 +33,9 @@ __all__ = [
     "LineKind",
     "LineReader",
     "ProtocolEngine",
-    "attach",
     "check_engine_options",
     "line_layout",
     "notation_widths",
-    "rules_signature",
     "search_signature",
 ]
 
@@ -222,30 +220,6 @@ def check_window(width: object, height: object) -> tuple[int, int]:
     return width, height
 
 
-def rules_signature(width: int, height: int) -> wiring.Signature:
-    """The rules of a game as the protocol engine drives them (:class:`~.track_rules.TrackRules`,
-    :class:`~.track_game.TrackGame`)."""
-    check_window(width, height)
-    return wiring.Signature(
-        {
-            "cmd_valid": Out(1),
-            "cmd": Out(Command),
-            "x": Out(range(width)),
-            "y": Out(range(height)),
-            "symbol": Out(Symbol),
-            "busy": In(1),
-            "done": In(1),
-            "verdict": In(Verdict),
-            "outcome": In(Outcome),
-            "box_x": In(range(width)),
-            "box_y": In(range(height)),
-            "box_w": In(range(width + 1)),
-            "box_h": In(range(height + 1)),
-            "empty": In(1),
-        }
-    )
-
-
 def search_signature(width: int, height: int) -> wiring.Signature:
     """The search as the protocol engine drives it (:class:`~.track_game.TrackGame`)."""
     check_window(width, height)
@@ -260,17 +234,6 @@ def search_signature(width: int, height: int) -> wiring.Signature:
             "symbol": In(Symbol),
         }
     )
-
-
-def attach(m: Module, interface, component) -> None:
-    """Join each member of ``interface`` (as the engine holds it) to the same-named port of
-    ``component``, which may have more ports."""
-    for name, member in interface.signature.members.items():
-        ours, theirs = getattr(interface, name), getattr(component, name)
-        if member.flow == wiring.Out:
-            m.d.comb += theirs.eq(ours)
-        else:
-            m.d.comb += ours.eq(theirs)
 
 
 def _check_team(team: object) -> bytes:

@@ -13,9 +13,9 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .parallel_search import ParallelSearch
-from .protocol import rules_signature, search_signature
+from .protocol import search_signature
 from .track_board import TrackOp, check_torus
-from .track_rules import Command, Outcome, end_turn
+from .track_rules import Command, Outcome, end_turn, rules_signature
 from .track_search import TrackSearch
 from .types import Colour, Symbol, Verdict
 

@@ -12,7 +12,7 @@ from amaranth.lib.wiring import In, Out
 from .track_board import TrackBoard, TrackOp, check_torus
 from .types import Colour, Symbol, Tile, Verdict
 
-__all__ = ["Command", "Outcome", "TrackRules", "end_turn"]
+__all__ = ["Command", "Outcome", "TrackRules", "end_turn", "rules_signature"]
 
 
 class Command(enum.Enum, shape=1):
@@ -35,6 +35,31 @@ class Outcome(enum.Enum, shape=3):
     def text(self) -> str:
         """As the reference prints it: ``white-loop`` ... or ``none``."""
         return self.name.lower().replace("_", "-")
+
+
+def rules_signature(columns: int, rows: int) -> wiring.Signature:
+    """The rules of a game as the protocol engine drives them, on a C x R torus: a command
+    (``NEW_GAME``, or ``PLAY`` of ``symbol`` at cell (``x``, ``y``)) held by ``cmd_valid`` until
+    ``busy``; ``done`` pulses with the ``verdict`` and the ``outcome``; the box of the tiles in
+    play. :class:`TrackRules` and :class:`~.track_game.TrackGame` answer it."""
+    return wiring.Signature(
+        {
+            "cmd_valid": Out(1),
+            "cmd": Out(Command),
+            "x": Out(range(columns)),
+            "y": Out(range(rows)),
+            "symbol": Out(Symbol),
+            "busy": In(1),
+            "done": In(1),
+            "verdict": In(Verdict),
+            "outcome": In(Outcome),
+            "box_x": In(range(columns)),
+            "box_y": In(range(rows)),
+            "box_w": In(range(columns + 1)),
+            "box_h": In(range(rows + 1)),
+            "empty": In(1),
+        }
+    )
 
 
 def end_turn(m: Module, turn, outcome, wins) -> None:
@@ -64,24 +89,24 @@ def end_turn(m: Module, turn, outcome, wins) -> None:
 class TrackRules(wiring.Component):
     """The rules of Trax on a C x R torus in block RAM, one command at a time.
 
-    ``cmd_valid`` with ``cmd`` = ``NEW_GAME`` empties the board (white to move); with ``PLAY``
-    plays ``symbol`` at torus cell (``x``, ``y``). When ``done`` pulses, ``verdict`` says whether
-    the move was legal (``OVERFLOW``: not judged, the box plus its ring would outgrow the torus;
-    the board is unchanged) and ``outcome`` how the game stands; a move after a win is
-    ``GAME_OVER``. If a turn completes a loop or line of both colours, the mover wins.
+    On ``rules``: ``cmd_valid`` with ``cmd`` = ``NEW_GAME`` empties the board (white to move);
+    with ``PLAY`` plays ``symbol`` at torus cell (``x``, ``y``). When ``done`` pulses,
+    ``verdict`` says whether the move was legal (``OVERFLOW``: not judged, the box plus its ring
+    would outgrow the torus; the board is unchanged) and ``outcome`` how the game stands; a move
+    after a win is ``GAME_OVER``. If a turn completes a loop or line of both colours, the mover
+    wins.
 
     Members
     -------
-    cmd_valid, cmd, x, y, symbol, outside : In(...)
-        The command (``outside``: the cell is beyond the ring of the box, so not adjacent).
-    busy, done, verdict, outcome : Out(...)
-        The handshake, and the verdict on the move and the outcome after it.
+    rules : In(rules_signature(C, R))
+        The command and its handshake, the verdict and the outcome, and the box of the tiles in
+        play (torus cell of its min corner and size; ``empty``: none).
+    outside : In(1)
+        With a command: its cell is beyond the ring of the box, so not adjacent.
     turn : Out(Colour)
         The side to move.
     overflow : Out(1)
         Sticky until ``NEW_GAME``: a move was refused because the game outgrew the torus.
-    box_x, box_y, box_w, box_h, empty : Out(...)
-        The box of the tiles in play (torus cell of its min corner and size; ``empty``: none).
     tiles : Out(range(C * R + 1))
         Tiles the last move placed (its own and the forced ones).
     cycles : Out(16)
@@ -95,23 +120,10 @@ class TrackRules(wiring.Component):
         c, r = columns, rows
         super().__init__(
             {
-                "cmd_valid": In(1),
-                "cmd": In(Command),
-                "x": In(range(c)),
-                "y": In(range(r)),
-                "symbol": In(Symbol),
+                "rules": In(rules_signature(c, r)),
                 "outside": In(1),
-                "busy": Out(1),
-                "done": Out(1),
-                "verdict": Out(Verdict),
-                "outcome": Out(Outcome),
                 "turn": Out(Colour, init=Colour.WHITE),
                 "overflow": Out(1),
-                "box_x": Out(range(c)),
-                "box_y": Out(range(r)),
-                "box_w": Out(range(c + 1)),
-                "box_h": Out(range(r + 1)),
-                "empty": Out(1),
                 "tiles": Out(range(c * r + 1)),
                 "cycles": Out(16),
                 "peek_x": In(range(c)),
@@ -123,51 +135,52 @@ class TrackRules(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = TrackBoard(self.columns, self.rows)
+        rules = self.rules
         m.d.comb += [
-            board.x.eq(self.x),
-            board.y.eq(self.y),
-            board.symbol.eq(self.symbol),
+            board.x.eq(rules.x),
+            board.y.eq(rules.y),
+            board.symbol.eq(rules.symbol),
             board.outside.eq(self.outside),
-            board.op.eq(Mux(self.cmd == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
+            board.op.eq(Mux(rules.cmd == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
             board.peek_x.eq(self.peek_x),
             board.peek_y.eq(self.peek_y),
         ]
-        for name in (
-            "overflow", "box_x", "box_y", "box_w", "box_h", "empty", "tiles", "peek_tile",
-        ):  # fmt: skip
+        for name in ("overflow", "tiles", "peek_tile"):
             m.d.comb += getattr(self, name).eq(getattr(board, name))
+        for name in ("box_x", "box_y", "box_w", "box_h", "empty"):
+            m.d.comb += getattr(rules, name).eq(getattr(board, name))
 
         playing = Signal()  # the command in progress is PLAY (latched: cmd may change meanwhile)
-        m.d.sync += self.done.eq(0)
-        with m.If(self.busy):
+        m.d.sync += rules.done.eq(0)
+        with m.If(rules.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
 
         def finish(verdict):
-            m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
+            m.d.sync += [rules.verdict.eq(verdict), rules.done.eq(1), rules.busy.eq(0)]
 
         with m.FSM(name="rules_fsm"):
             with m.State("IDLE"):
-                with m.If(self.cmd_valid):
+                with m.If(rules.cmd_valid):
                     m.d.sync += self.cycles.eq(1)
-                    with m.If(self.cmd == Command.NEW_GAME):
+                    with m.If(rules.cmd == Command.NEW_GAME):
                         m.d.comb += board.start.eq(1)
                         m.d.sync += [
-                            self.outcome.eq(Outcome.NONE),
+                            rules.outcome.eq(Outcome.NONE),
                             self.turn.eq(Colour.WHITE),
-                            self.busy.eq(1),
+                            rules.busy.eq(1),
                             playing.eq(0),
                         ]
                         m.next = "BOARD"
-                    with m.Elif(self.outcome != Outcome.NONE):
+                    with m.Elif(rules.outcome != Outcome.NONE):
                         finish(Verdict.GAME_OVER)
                     with m.Else():
                         m.d.comb += board.start.eq(1)
-                        m.d.sync += [self.busy.eq(1), playing.eq(1)]
+                        m.d.sync += [rules.busy.eq(1), playing.eq(1)]
                         m.next = "BOARD"
             with m.State("BOARD"):
                 with m.If(board.done):
                     with m.If((board.verdict == Verdict.LEGAL) & playing):
-                        end_turn(m, self.turn, self.outcome, board)
+                        end_turn(m, self.turn, rules.outcome, board)
                     finish(board.verdict)
                     m.next = "IDLE"
         return m

@@ -19,7 +19,12 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from trax_fpga.hdl.protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, attach
+from trax_fpga.hdl.protocol import (
+    DEFAULT_MAX_LINE,
+    GameState,
+    ProtocolEngine,
+    search_signature,
+)
 from trax_fpga.hdl.track_rules import Outcome, TrackRules
 from trax_fpga.hdl.types import Colour, Symbol
 from trax_fpga.host.notation import Move
@@ -37,19 +42,14 @@ __all__ = [
 
 
 class SearchDouble(wiring.Component):
-    """The search's ports, answering each ``start`` after ``latency`` clocks with the move set
-    on ``answer_found``/``answer_x``/``answer_y``/``answer_symbol``. ``starts`` counts starts."""
+    """The search as the protocol engine drives it (``search``, :func:`search_signature`),
+    answering each ``start`` after ``latency`` clocks with the move set on
+    ``answer_found``/``answer_x``/``answer_y``/``answer_symbol``. ``starts`` counts starts."""
 
     def __init__(self, width: int, height: int):
         super().__init__(
             {
-                "start": In(1),
-                "busy": Out(1),
-                "done": Out(1),
-                "found": Out(1),
-                "x": Out(range(width)),
-                "y": Out(range(height)),
-                "symbol": Out(Symbol),
+                "search": In(search_signature(width, height)),
                 "nodes": Out(32),
                 "cycles": Out(32),
                 "answer_found": In(1),
@@ -63,25 +63,26 @@ class SearchDouble(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        search = self.search
         left = Signal(32)
-        m.d.sync += self.done.eq(0)
-        with m.If(self.start & ~self.busy):
+        m.d.sync += search.done.eq(0)
+        with m.If(search.start & ~search.busy):
             m.d.sync += [
-                self.busy.eq(1),
+                search.busy.eq(1),
                 left.eq(self.latency),
                 self.cycles.eq(0),
                 self.starts.eq(self.starts + 1),
             ]
-        with m.Elif(self.busy):
+        with m.Elif(search.busy):
             m.d.sync += [left.eq(left - 1), self.cycles.eq(self.cycles + 1)]
             with m.If(left == 0):
                 m.d.sync += [
-                    self.busy.eq(0),
-                    self.done.eq(1),
-                    self.found.eq(self.answer_found),
-                    self.x.eq(self.answer_x),
-                    self.y.eq(self.answer_y),
-                    self.symbol.eq(self.answer_symbol),
+                    search.busy.eq(0),
+                    search.done.eq(1),
+                    search.found.eq(self.answer_found),
+                    search.x.eq(self.answer_x),
+                    search.y.eq(self.answer_y),
+                    search.symbol.eq(self.answer_symbol),
                     self.nodes.eq(1),
                 ]
         return m
@@ -128,8 +129,8 @@ class ProtocolBench(wiring.Component):
         m.submodules.search = ResetInserter(engine.search_abort)(double)
         wiring.connect(m, wiring.flipped(self.rx_stream), engine.rx_stream)
         wiring.connect(m, engine.tx_stream, wiring.flipped(self.tx_stream))
-        attach(m, engine.rules, rules)
-        attach(m, engine.search, double)
+        wiring.connect(m, engine.rules, rules.rules)
+        wiring.connect(m, engine.search, double.search)
         m.d.comb += [
             engine.framing_error.eq(self.framing_error),
             double.answer_found.eq(self.answer_found),
@@ -144,7 +145,7 @@ class ProtocolBench(wiring.Component):
         for name in ("game", "colour", "thinking", "error", "overflow", "answer_cycles",
                      "max_answer_cycles", "rejected_lines"):  # fmt: skip
             m.d.comb += getattr(self, name).eq(getattr(engine, name))
-        m.d.comb += self.outcome.eq(rules.outcome)
+        m.d.comb += self.outcome.eq(rules.rules.outcome)
         return m
 
 

@@ -55,7 +55,8 @@ WindowOverflow = WindowOverflowError
 
 
 class Backend(Protocol):
-    """What :class:`RtlRules` needs of a simulator: ports by name, values as integers."""
+    """What :class:`RtlRules` needs of a simulator: ports by name (a nested member's path joined
+    by ``__``, as in the Verilog), values as integers."""
 
     def set(self, name: str, value: int) -> None: ...
 
@@ -87,7 +88,10 @@ class AmaranthSimBackend:
     def _port(self, name: str) -> Value:
         port = self._ports.get(name)
         if port is None:
-            port = self._ports[name] = Value.cast(getattr(self.component, name))
+            member = self.component
+            for part in name.split("__"):  # a nested member, named as in the Verilog
+                member = getattr(member, part)
+            port = self._ports[name] = Value.cast(member)
         return port
 
     def _run(self, simulator: Simulator) -> None:
@@ -203,7 +207,7 @@ class RtlRules:
                 f"backend must be 'amaranth', 'verilator' or an object, not {backend!r}"
             )
         self.backend: Backend = backend
-        self.backend.set("cmd_valid", 0)
+        self.backend.set("rules__cmd_valid", 0)
 
     def __enter__(self) -> RtlRules:
         return self
@@ -220,32 +224,33 @@ class RtlRules:
         self, command: Command, x: int = 0, y: int = 0, symbol=Symbol.CROSS, outside=False
     ):
         backend = self.backend
-        backend.set("cmd", command.value)
-        backend.set("x", x)
-        backend.set("y", y)
-        backend.set("symbol", symbol.value)
+        backend.set("rules__cmd", command.value)
+        backend.set("rules__x", x)
+        backend.set("rules__y", y)
+        backend.set("rules__symbol", symbol.value)
         backend.set("outside", int(outside))
-        backend.set("cmd_valid", 1)
+        backend.set("rules__cmd_valid", 1)
         backend.tick()
-        backend.set("cmd_valid", 0)
+        backend.set("rules__cmd_valid", 0)
         tick_until = getattr(backend, "tick_until", None)
         if tick_until is not None:
-            tick_until("done", 1, max_cycles=_MAX_CYCLES)
+            tick_until("rules__done", 1, max_cycles=_MAX_CYCLES)
         else:
             for _ in range(_MAX_CYCLES):
-                if backend.get("done"):
+                if backend.get("rules__done"):
                     break
                 backend.tick()
             else:
                 raise TimeoutError(f"the rules core gave no verdict in {_MAX_CYCLES} clocks")
-        names = ("verdict", "outcome", "cycles", "tiles")
+        names = ("rules__verdict", "rules__outcome", "cycles", "tiles")
         get_many = getattr(backend, "get_many", None)
         values = dict(
             zip(
                 names, get_many(names) if get_many else [backend.get(n) for n in names], strict=True
             )
         )
-        verdict, outcome = Verdict(values.pop("verdict")), Outcome(values.pop("outcome"))
+        verdict = Verdict(values.pop("rules__verdict"))
+        outcome = Outcome(values.pop("rules__outcome"))
         return PlayResult(verdict=verdict, outcome=outcome, **values)
 
     def new_game(self) -> PlayResult:
@@ -274,14 +279,14 @@ class RtlRules:
     @property
     def box(self) -> tuple[int, int, int, int] | None:
         """(x, y, w, h) of the box in torus cells, or None when the board is empty."""
-        if self.backend.get("empty"):
+        if self.backend.get("rules__empty"):
             return None
         get = self.backend.get
-        return get("box_x"), get("box_y"), get("box_w"), get("box_h")
+        return get("rules__box_x"), get("rules__box_y"), get("rules__box_w"), get("rules__box_h")
 
     @property
     def outcome(self) -> Outcome:
-        return Outcome(self.backend.get("outcome"))
+        return Outcome(self.backend.get("rules__outcome"))
 
     @property
     def overflow(self) -> bool:
