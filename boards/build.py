@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .clocks import exact_ecp5_pll
 from .report import BuildReport, summarise
 from .spec import BoardSpec
 from .top import TOPS, BoardTop, make_design
@@ -318,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
             if _family(spec.platform()) != "ecp5":
                 raise ValueError(f"--clock: a PLL is only made on the ECP5 here, not {spec.name}")
+            exact_ecp5_pll(spec.clock_hz, args.clock * 1e6)
             spec = dataclasses.replace(spec, pll_hz=args.clock * 1e6)
         top = args.top
         torus = args.torus or spec.torus

@@ -15,7 +15,7 @@ from amaranth import ClockSignal, Elaboratable, Instance, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
-__all__ = ["Ecp5Pll", "PllDividers", "ecp5_pll_dividers"]
+__all__ = ["Ecp5Pll", "PllDividers", "ecp5_pll_dividers", "exact_ecp5_pll"]
 
 _PFD = (3.125e6, 400e6)
 _VCO = (400e6, 800e6)
@@ -57,13 +57,25 @@ def ecp5_pll_dividers(input_hz: float, output_hz: float) -> PllDividers:
     return best[1]
 
 
+def exact_ecp5_pll(input_hz: float, output_hz: float) -> PllDividers:
+    """:func:`ecp5_pll_dividers` of a clock the PLL makes exactly (to 1 Hz); ``ValueError``
+    naming the nearest one otherwise."""
+    dividers = ecp5_pll_dividers(input_hz, output_hz)
+    if abs(dividers.hz - output_hz) > 1:
+        raise ValueError(
+            f"the PLL makes {dividers.hz / 1e6:.4f} MHz, not {output_hz / 1e6:g} "
+            "(the clock must be one it makes exactly)"
+        )
+    return dividers
+
+
 class Ecp5Pll(Elaboratable):
     """Drives the ``sync`` domain (its parent defines it) at ``output_hz`` from the platform's
     default clock (``input_hz``) through an ``EHXPLLL``, held in reset until the PLL locks.
-    ``hz`` is the clock it makes."""
+    ``hz`` is the clock it makes (``output_hz``: ``ValueError`` unless it makes it exactly)."""
 
     def __init__(self, input_hz: float, output_hz: float):
-        self.dividers = ecp5_pll_dividers(input_hz, output_hz)
+        self.dividers = exact_ecp5_pll(input_hz, output_hz)
         self.input_hz = input_hz
         self.hz = self.dividers.hz
 
