@@ -130,18 +130,12 @@ class ParallelSearch(wiring.Component):
         # The shared alpha: the largest root best, a clock late (it only ever rises within an
         # iteration, and an engine's root best is -INFINITY outside one).
         shared = Signal(signed_score(), init=-INFINITY)
-        largest = units[0].root_best
-        for unit in units[1:]:
-            largest = Mux(unit.root_best > largest, unit.root_best, largest)
-        m.d.sync += shared.eq(largest)
+        m.d.sync += shared.eq(largest_of(u.root_best for u in units))
         # The same at the split node, and its merge: when every engine has done its share, its
         # score is the largest best of all (a clock after the last one waits, when the shared
         # best is up to date). Every engine tries engine 0's killer first there.
         shared_split = Signal(signed_score(), init=-INFINITY)
-        largest_split = units[0].split_best
-        for unit in units[1:]:
-            largest_split = Mux(unit.split_best > largest_split, unit.split_best, largest_split)
-        m.d.sync += shared_split.eq(largest_split)
+        m.d.sync += shared_split.eq(largest_of(u.split_best for u in units))
         split_merge = Signal()
         all_split = all_of(u.split_waiting for u in units)
         m.d.sync += split_merge.eq(all_split & ~split_merge & ~stop)
@@ -295,6 +289,15 @@ class ParallelSearch(wiring.Component):
                     m.d.sync += self.busy.eq(0)
                     m.next = "IDLE"
         return m
+
+
+def largest_of(values):
+    """The largest of some signed values (a chain of comparisons)."""
+    values = list(values)
+    largest = values[0]
+    for value in values[1:]:
+        largest = Mux(value > largest, value, largest)
+    return largest
 
 
 def any_of(signals):
