@@ -219,10 +219,21 @@ def test_a_match_that_fails_to_start_leaves_no_folder(tmp_path, capsys):
     assert "ref (A)" in capsys.readouterr().out  # two players of the same name told apart
 
 
+def _ctrl_c_as_in_a_terminal():
+    """A shell's background job (``make test &``, ``nohup``) inherits SIGINT ignored, and Python
+    then leaves it ignored: the referee gets Ctrl-C's default, as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def referee(folder, *options, **kwargs):
     argv = [sys.executable, "-m", "trax_fpga.cli", "match", "--log-dir", str(folder)]
     return subprocess.Popen(
-        [*argv, *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+        [*argv, *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
+        **kwargs,
     )
 
 
