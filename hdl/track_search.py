@@ -427,10 +427,11 @@ class TrackSearch(wiring.Component):
             # The root's alpha keeps up with the other engines' (the FSM's writes come first).
             with m.If(searching & (self.shared_alpha > alpha[0])):
                 m.d.sync += alpha[0].eq(self.shared_alpha)
-            m.d.comb += self.split_best.eq(-INFINITY)
+            m.d.comb += self.split_best.eq(
+                Mux(in_split, best[1], -INFINITY) if pv_split else -INFINITY
+            )
             if pv_split:
                 m.d.comb += [
-                    self.split_best.eq(Mux(in_split, best[1], -INFINITY)),
                     self.killer_out.eq(killer[1]),
                     self.killer_out_valid.eq(killer_valid[1]),
                 ]
@@ -800,6 +801,6 @@ class TrackSearch(wiring.Component):
                     self.done.eq(1),
                 ]
                 m.next = "IDLE"
-        if split:
-            m.d.comb += self.split_waiting.eq(fsm.ongoing("SPLIT_WAIT") if pv_split else 0)
+        if pv_split:
+            m.d.comb += self.split_waiting.eq(fsm.ongoing("SPLIT_WAIT"))
         return m
