@@ -685,6 +685,10 @@ class TrackBoard(wiring.Component):
         # The cell in hand (qx, qy) is the log's last entry: a legal turn has just ended on it,
         # so UNDO can read it at once instead of reading the log first.
         top_known = Signal()
+        # The turn's end read the cell in hand and its edges: in the clock after it, their
+        # record and ends are out, so an UNDO takes the tile back at once.
+        prefetched = Signal()
+        m.d.sync += prefetched.eq(0)
         turn_f_mark = Signal.like(f_len)
         # The read port: the log's last entry while taking tiles back, else the stack's top.
         undo_read_now = Signal()  # an UNDO command reads the log at once (from IDLE)
@@ -879,6 +883,21 @@ class TrackBoard(wiring.Component):
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
 
+        def take_back_tile():
+            """The tile in hand's record and edges are out: empty its cell, give its tracks'
+            far ends their old partners back, read its neighbours."""
+            m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
+            for bank in range(4):
+                with m.If(q_bank == bank):
+                    m.d.comb += [
+                        cell_wr[bank].en.eq(1),
+                        cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
+                        cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
+                    ]
+            m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
+            read_neighbours()
+            m.next = "UNDO_NEIGHBOURS"
+
         def begin_turn(symbol_value, ply_value):
             """A turn starts: its symbol, whether it is a ply, and nothing placed or won yet."""
             m.d.sync += [
@@ -904,7 +923,9 @@ class TrackBoard(wiring.Component):
                 self.box_h.eq(pend_h),
                 self.empty.eq(0),
                 top_known.eq(1),
+                prefetched.eq(1),
             ]
+            read_cell_edges(qx, qy)  # for an UNDO at once (the ports are free in this clock)
             with m.If(is_ply):
                 m.d.sync += self.ply.eq(self.ply + 1)
             finish(Verdict.LEGAL)
@@ -993,12 +1014,18 @@ class TrackBoard(wiring.Component):
                             with m.If(self.ply == 0):
                                 finish(Verdict.LEGAL)
                             with m.Elif(top_known):
-                                # The ply's last tile is the cell in hand: read it now.
+                                # The ply's last tile is the cell in hand: taken back now if
+                                # the turn's end read it in the last clock, else read now.
                                 begin_undo(last.log, last.frontier)
                                 m.d.sync += then_next.eq(self.op == TrackOp.UNDO_NEXT)
-                                read_cell_edges(qx, qy)
                                 m.d.sync += log_sp.eq(log_sp - 1)
-                                m.next = "UNDO_TILE"
+                                with m.If(prefetched & ~writes_busy):
+                                    # The log's next entry, as UNDO_TILE would read it.
+                                    m.d.comb += log_rd.addr.eq(log_sp - 2)
+                                    take_back_tile()
+                                with m.Else():
+                                    read_cell_edges(qx, qy)
+                                    m.next = "UNDO_TILE"
                             with m.Else():
                                 # A ply placed a tile at least: its last one is read now.
                                 begin_undo(last.log, last.frontier)
@@ -1143,17 +1170,7 @@ class TrackBoard(wiring.Component):
                 with m.If(writes_busy):  # the last tile's far ends are still being written
                     read_cell_edges(qx, qy)
                 with m.Else():
-                    m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
-                    for bank in range(4):
-                        with m.If(q_bank == bank):
-                            m.d.comb += [
-                                cell_wr[bank].en.eq(1),
-                                cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
-                                cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
-                            ]
-                    m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
-                    read_neighbours()
-                    m.next = "UNDO_NEIGHBOURS"
+                    take_back_tile()
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
                 with m.If((log_sp == turn_mark) & writes_done_now):

@@ -285,7 +285,7 @@ class TrackSearch(wiring.Component):
         root_move = Signal(moves_shape)  # the best root move of the iteration in progress
         have_first = Signal()
         first_move = Signal(moves_shape)  # the first legal root move played (the last resort)
-        value = Signal(signed_score())  # the score being passed to UPDATE
+        value = Signal(signed_score())  # a cutoff's score, for its node's return
         searching = Signal()
         # The split (docs/parallel.md); constant without it.
         ordinal = Signal(ordinal_shape(c, r))  # the legal root moves played in this iteration
@@ -343,20 +343,38 @@ class TrackSearch(wiring.Component):
         cmd_skip_valid = Signal()
         cmd_play = Signal()  # and whether the budget lets it play one more
         cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
+        # UNDO and UNDO_NEXT go out in the clock the search decides them (the board needs no
+        # terms when it starts taking a ply back), so the board is never idle in between. Their
+        # terms are these, which LEAF settles in the clock it decides them (the board takes them
+        # when the ply is off, two clocks after the command at the soonest); else the registers.
+        undo_now = Signal()
+        undo_op = Signal(TrackOp)
+        term_cursor = Signal(cursor)
+        term_skip = Signal(moves_shape)
+        term_skip_valid = Signal()
+        term_play = Signal()
+        term_proceed = Signal()
+        m.d.comb += [
+            term_cursor.eq(cmd_cursor),
+            term_skip.eq(cmd_skip),
+            term_skip_valid.eq(cmd_skip_valid),
+            term_play.eq(cmd_play),
+            term_proceed.eq(cmd_proceed),
+        ]
         with m.If(searching):
             m.d.comb += [
-                board.start.eq(go),
-                board.op.eq(op),
+                board.start.eq(go | undo_now),
+                board.op.eq(Mux(undo_now, undo_op, op)),
                 board.x.eq(move_here.x),
                 board.y.eq(move_here.y),
                 board.symbol.eq(move_here.symbol),
-                board.cursor.eq(cmd_cursor),
-                board.play.eq(cmd_play),
-                board.proceed.eq(cmd_proceed),
-                board.skip_valid.eq(cmd_skip_valid),
-                board.skip_x.eq(cmd_skip.x),
-                board.skip_y.eq(cmd_skip.y),
-                board.skip_symbol.eq(cmd_skip.symbol),
+                board.cursor.eq(term_cursor),
+                board.play.eq(term_play),
+                board.proceed.eq(term_proceed),
+                board.skip_valid.eq(term_skip_valid),
+                board.skip_x.eq(term_skip.x),
+                board.skip_y.eq(term_skip.y),
+                board.skip_symbol.eq(term_skip.symbol),
             ]
         with m.Else():
             m.d.comb += [
@@ -448,16 +466,33 @@ class TrackSearch(wiring.Component):
             m.d.sync += aborting.eq(1)
 
         def command(what):
-            m.d.sync += [op.eq(what), go.eq(1)]
+            """Issue a board command: UNDO and UNDO_NEXT at once, the others next clock."""
+            if what in (TrackOp.UNDO, TrackOp.UNDO_NEXT):
+                m.d.comb += [undo_now.eq(1), undo_op.eq(what)]
+            else:
+                m.d.sync += [op.eq(what), go.eq(1)]
 
-        def next_move(cursor_value, skip, skip_valid):
-            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget."""
+        def next_move(cursor_value, skip, skip_valid, *, now=False):
+            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget; ``now``:
+            also to the board in this clock."""
             m.d.sync += [
                 cmd_cursor.eq(cursor_value),
                 cmd_skip.eq(skip),
                 cmd_skip_valid.eq(skip_valid),
                 cmd_play.eq(~spent),
             ]
+            if now:
+                m.d.comb += [
+                    term_cursor.eq(cursor_value),
+                    term_skip.eq(skip),
+                    term_skip_valid.eq(skip_valid),
+                    term_play.eq(~spent),
+                ]
+
+        def proceed(value, *, now=False):
+            m.d.sync += cmd_proceed.eq(value)
+            if now:
+                m.d.comb += term_proceed.eq(value)
 
         def back_up(v, move, place, *, issued=False):
             """``v`` is the score of ``move``, the move of the parent node (the board's ply
@@ -492,7 +527,7 @@ class TrackSearch(wiring.Component):
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
                 set_at(killer, move, parent)
                 set_at(killer_valid, 1, parent)
-                m.d.sync += cmd_proceed.eq(0)
+                proceed(0, now=issued)
                 if not issued:
                     command(TrackOp.UNDO)
                 m.next = "UNDO_WAIT"
@@ -503,8 +538,9 @@ class TrackSearch(wiring.Component):
                     place,
                     Mux(parent == 0, result, parent_killer),
                     Mux(parent == 0, have_result, parent_killer_valid),
+                    now=issued,
                 )
-                m.d.sync += cmd_proceed.eq(1)
+                proceed(1, now=issued)
                 if not issued:
                     command(TrackOp.UNDO_NEXT)
                 m.next = "CANDIDATE"
@@ -530,7 +566,7 @@ class TrackSearch(wiring.Component):
                     Mux(in_split, parent_killer, result),
                     Mux(in_split, parent_killer_valid, have_result),
                 )
-                m.d.sync += cmd_proceed.eq(1)
+                proceed(1)
                 command(TrackOp.UNDO_NEXT)
                 m.next = "CANDIDATE"
             with m.Else():
@@ -550,7 +586,7 @@ class TrackSearch(wiring.Component):
             with m.Else():
                 # A leaf: the board takes it back at once, while its score is compared in the
                 # next clock (LEAF), which settles whether the board goes on to the next move.
-                m.d.sync += cmd_proceed.eq(0)
+                proceed(0)
                 command(TrackOp.UNDO_NEXT)
                 m.next = "LEAF"
 
@@ -585,6 +621,35 @@ class TrackSearch(wiring.Component):
             set_at(beta, b, p)
             set_at(best, -INFINITY, p)
             m.d.sync += first_pending.eq(killer_valid_here)
+
+        def node_returns(v):
+            """The node at the board's ply is done with the score ``v``: the root ends its
+            iteration (or, split, waits for the merge), the split node waits for the other
+            engines, any other node's score is backed up to its parent."""
+            with m.If(merging_root):
+                wait_for_merge(stopped=0)
+            if pv_split:
+                with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
+                    m.next = "SPLIT_WAIT"
+            with m.Else():
+                with m.If(ply == 0):
+                    with m.If(best_here == -INFINITY):  # no legal move at all
+                        m.next = "FINISH"
+                    with m.Else():
+                        m.d.sync += [
+                            have_result.eq(1),
+                            result.eq(root_move),
+                            result_score.eq(best_here),
+                            self.depth.eq(iteration),
+                            iteration.eq(iteration + 1),
+                        ]
+                        proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
+                        with m.If(proved | (iteration == max_depth)):
+                            m.next = "FINISH"
+                        with m.Else():
+                            m.next = "ITERATE"
+                with m.Else():
+                    back_up(-v, parent_move, parent_cursor)
 
         with m.FSM(name="search_fsm") as fsm:
             with m.State("IDLE"):
@@ -663,9 +728,8 @@ class TrackSearch(wiring.Component):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
-                    with m.If(~board.found):
-                        m.d.sync += value.eq(Mux(best_here == -INFINITY, 0, best_here))
-                        m.next = "RETURN"
+                    with m.If(~board.found):  # the node's moves ran out
+                        node_returns(Mux(best_here == -INFINITY, 0, best_here))
                     with m.Elif(~cmd_play):  # the budget was spent before it
                         m.next = "ABORT"
                     with m.Else():  # played: the board is at the child
@@ -727,34 +791,7 @@ class TrackSearch(wiring.Component):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
                 with m.Elif(board.done):
-                    m.next = "RETURN"
-            with m.State("RETURN"):  # the node at the board's ply is done; its score is value
-                with m.If(abort_now):
-                    m.next = "UNWIND"
-                with m.Elif(merging_root):
-                    wait_for_merge(stopped=0)
-                if pv_split:
-                    with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
-                        m.next = "SPLIT_WAIT"
-                with m.Else():
-                    with m.If(ply == 0):
-                        with m.If(best_here == -INFINITY):  # no legal move at all
-                            m.next = "FINISH"
-                        with m.Else():
-                            m.d.sync += [
-                                have_result.eq(1),
-                                result.eq(root_move),
-                                result_score.eq(best_here),
-                                self.depth.eq(iteration),
-                                iteration.eq(iteration + 1),
-                            ]
-                            proved = (best_here >= MATE_BOUND) | (best_here <= -MATE_BOUND)
-                            with m.If(proved | (iteration == max_depth)):
-                                m.next = "FINISH"
-                            with m.Else():
-                                m.next = "ITERATE"
-                    with m.Else():
-                        back_up(-value, parent_move, parent_cursor)
+                    node_returns(value)
             with m.State("ABORT"):  # the budget is spent: back to ply 0
                 with m.If(abort_now):
                     m.next = "UNWIND"
