@@ -37,13 +37,13 @@ The pipeline of one tile: the clock that issues the reads of its cell (its recor
 edges), the clock that decides the tile, writes it and the new track ends and issues the reads of
 its four neighbours, and the clock that updates the neighbours (and finds the cells it forced or
 killed). Two track-end writes that fall in one bank cost a clock more, and so does each cell
-forced, or appended to the frontier list, beyond the first at once.
+forced beyond the first, and each two cells appended to the frontier list beyond the first two.
 
 The software model of the order in which this board places tiles and lists the frontier (so of
 the candidate order) is :mod:`trax_fpga.host.trackorder`.
 """
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal, signed
+from amaranth import Array, Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -304,8 +304,14 @@ class TrackBoard(wiring.Component):
         m.submodules.log = log_mem = Memory(shape=point, depth=c * r, init=[])
         log_wr, log_rd = log_mem.write_port(), log_mem.read_port()
         stack_wr, stack_rd = log_wr, log_rd
-        m.submodules.frontier = front_mem = Memory(shape=point, depth=c * r, init=[])
-        front_wr, front_rd = front_mem.write_port(), front_mem.read_port()
+        # The frontier list: entry i in bank i % 2 at address i // 2, so that two entries that
+        # follow each other are written in one clock.
+        front_wr, front_rd = [], []
+        for bank in range(2):
+            mem = Memory(shape=point, depth=c * r // 2, init=[])
+            m.submodules[f"frontier{bank}"] = mem
+            front_wr.append(mem.write_port())
+            front_rd.append(mem.read_port())
 
         def wrap(value, bits):
             return value[:bits]
@@ -652,8 +658,11 @@ class TrackBoard(wiring.Component):
 
         first_push, push_cell = first_of(to_push, "first_push")
         first_append, append_cell = first_of(to_append, "first_append")
-        # The tile in hand's first new frontier cell is appended in its NEIGHBOURS clock.
+        second_append, append_cell_2 = first_of(to_append & ~first_append, "second_append")
+        appends_left = to_append & ~first_append & ~second_append  # after this clock's two
+        # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock.
         first_new, new_cell = first_of(newly_frontier, "first_new", qx, qy)
+        second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", qx, qy)
         # The tile in hand's one forced neighbour, read in its NEIGHBOURS clock.
         _, forced_cell = first_of(newly_forced, "first_forced", qx, qy)
 
@@ -673,11 +682,32 @@ class TrackBoard(wiring.Component):
                 m.d.sync += sp.eq(sp + 1)
             m.d.sync += [top.eq(push_cell), top_valid.eq(1), to_push.eq(to_push & ~first_push)]
 
-        # The frontier list.
+        # The frontier list: at most two entries written a clock, at ``f_len`` and after it.
         f_len = self.frontier_len
-        with m.If(to_append.any()):
-            m.d.comb += [front_wr.en.eq(1), front_wr.addr.eq(f_len), front_wr.data.eq(append_cell)]
-            m.d.sync += [f_len.eq(f_len + 1), to_append.eq(to_append & ~first_append)]
+
+        def write_frontier(index, cell, second=None):
+            """Write ``cell`` at entry ``index`` and, if given, ``second`` at ``index + 1``."""
+            lanes = [(index, cell)] + ([(index + 1, second)] if second is not None else [])
+            for at, value in lanes:
+                for bank in range(2):
+                    with m.If(at[0] == bank):
+                        m.d.comb += [
+                            front_wr[bank].en.eq(1),
+                            front_wr[bank].addr.eq(at[1:]),
+                            front_wr[bank].data.eq(value),
+                        ]
+
+        def append(first_mask, cell, second_mask, cell_2):
+            """Append the cells of the first side and, if any, of the second one."""
+            with m.If(second_mask.any()):
+                write_frontier(f_len, cell, cell_2)
+                m.d.sync += f_len.eq(f_len + 2)
+            with m.Elif(first_mask.any()):
+                write_frontier(f_len, cell)
+                m.d.sync += f_len.eq(f_len + 1)
+
+        append(first_append, append_cell, second_append, append_cell_2)
+        m.d.sync += to_append.eq(appends_left)
 
         # --- the log of placed tiles, the ply stack --------------------------------------------
         log_sp = Signal(range(c * r + 1))
@@ -805,14 +835,17 @@ class TrackBoard(wiring.Component):
             read_cell_edges(x, y)
 
         def read_frontier(index):
-            m.d.comb += front_rd.addr.eq(index)
+            index = Value.cast(index)
+            for bank in range(2):
+                m.d.comb += front_rd[bank].addr.eq(index[1:])
             m.d.sync += f_index.eq(index)
 
         def read_listed_cell():
             """The frontier list's entry is out: keep its cell and read its record."""
-            m.d.sync += [fx.eq(front_rd.data.x), fy.eq(front_rd.data.y)]
+            entry = data.View(point, Mux(f_index[0], front_rd[1].data, front_rd[0].data))
+            m.d.sync += [fx.eq(entry.x), fy.eq(entry.y)]
             for bank in range(4):
-                m.d.comb += cell_rd[bank].addr.eq(cell_address(front_rd.data.x, front_rd.data.y, c))
+                m.d.comb += cell_rd[bank].addr.eq(cell_address(entry.x, entry.y, c))
 
         def begin_undo(log_mark, f_mark):
             m.d.sync += [
@@ -1088,14 +1121,8 @@ class TrackBoard(wiring.Component):
 
             with m.State("NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
-                with m.If(newly_frontier.any()):  # the first new frontier cell, at once
-                    m.d.comb += [
-                        front_wr.en.eq(1),
-                        front_wr.addr.eq(f_len),
-                        front_wr.data.eq(new_cell),
-                    ]
-                    m.d.sync += f_len.eq(f_len + 1)
-                rest = newly_frontier & ~first_new
+                append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
+                rest = newly_frontier & ~first_new & ~second_new
                 m.d.sync += [
                     to_push.eq(newly_forced),
                     to_append.eq(rest),
@@ -1104,7 +1131,7 @@ class TrackBoard(wiring.Component):
                     dead.eq(dead | kills.any()),
                 ]
                 # A tile that forced nothing, killed nothing, left no forced cell waiting and made
-                # at most one new frontier cell ends the turn now.
+                # at most two new frontier cells ends the turn now.
                 clean = (
                     ~dead
                     & ~kills.any()
@@ -1115,20 +1142,14 @@ class TrackBoard(wiring.Component):
                     & ~rest.any()
                 )
                 single_forced = newly_forced.any() & ((newly_forced & (newly_forced - 1)) == 0)
-                at_most_one_more = (rest & (rest - 1)) == 0
                 with m.If(clean):
                     end_turn()
                 with m.Elif(
-                    ~dead
-                    & ~kills.any()
-                    & single_forced
-                    & ~top_valid
-                    & (sp == 0)
-                    & writes_done_now
-                    & at_most_one_more
+                    ~dead & ~kills.any() & single_forced & ~top_valid & (sp == 0) & writes_done_now
                 ):
-                    # One cell forced and nothing else waiting: it is the next tile, read now
-                    # (beside the writes of this clock, which the reads see).
+                    # One cell forced and nothing else waiting (the two appends left, if any, go
+                    # in the next clock): it is the next tile, read now (beside the writes of
+                    # this clock, which the reads see).
                     m.d.sync += to_push.eq(0)
                     issue(forced_cell.x, forced_cell.y)
                     m.next = "FORCE"
@@ -1137,7 +1158,7 @@ class TrackBoard(wiring.Component):
 
             with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
                 one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
-                one_append = (to_append & (to_append - 1)) == 0  # at most one, drained now
+                one_append = ~appends_left.any()  # the appends left are done now
                 with m.If(writes_done_now & ~dead & one_push & one_append):
                     # The stack would give back the one cell just pushed: take it at once.
                     m.d.comb += bypass.eq(1)
@@ -1262,11 +1283,7 @@ class TrackBoard(wiring.Component):
                 m.next = "COMPACT_KEEP"
             with m.State("COMPACT_KEEP"):
                 with m.If(f_open):
-                    m.d.comb += [
-                        front_wr.en.eq(1),
-                        front_wr.addr.eq(f_out),
-                        front_wr.data.eq(Cat(fx, fy)),
-                    ]
+                    write_frontier(f_out, Cat(fx, fy))
                     m.d.sync += f_out.eq(f_out + 1)
                 with m.If(f_index + 1 >= f_len):
                     m.d.sync += f_len.eq(f_out + f_open)

@@ -343,18 +343,20 @@ class TrackSearch(wiring.Component):
         cmd_skip_valid = Signal()
         cmd_play = Signal()  # and whether the budget lets it play one more
         cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
-        # UNDO and UNDO_NEXT go out in the clock the search decides them (the board needs no
-        # terms when it starts taking a ply back), so the board is never idle in between. Their
-        # terms are these, which LEAF settles in the clock it decides them (the board takes them
-        # when the ply is off, two clocks after the command at the soonest); else the registers.
-        undo_now = Signal()
-        undo_op = Signal(TrackOp)
+        # A search's commands go out in the clock the search decides them (``now``), so the
+        # board is not idle in between; their terms are these (the move of PLY, the terms of
+        # NEXT, set in that same clock; UNDO_NEXT's, which the board takes when the ply is off,
+        # two clocks after the command at the soonest, are settled in LEAF's clock or before).
+        now = Signal()
+        now_op = Signal(TrackOp)
+        term_move = Signal(moves_shape)
         term_cursor = Signal(cursor)
         term_skip = Signal(moves_shape)
         term_skip_valid = Signal()
         term_play = Signal()
         term_proceed = Signal()
         m.d.comb += [
+            term_move.eq(move_here),
             term_cursor.eq(cmd_cursor),
             term_skip.eq(cmd_skip),
             term_skip_valid.eq(cmd_skip_valid),
@@ -363,11 +365,11 @@ class TrackSearch(wiring.Component):
         ]
         with m.If(searching):
             m.d.comb += [
-                board.start.eq(go | undo_now),
-                board.op.eq(Mux(undo_now, undo_op, op)),
-                board.x.eq(move_here.x),
-                board.y.eq(move_here.y),
-                board.symbol.eq(move_here.symbol),
+                board.start.eq(go | now),
+                board.op.eq(Mux(now, now_op, op)),
+                board.x.eq(term_move.x),
+                board.y.eq(term_move.y),
+                board.symbol.eq(term_move.symbol),
                 board.cursor.eq(term_cursor),
                 board.play.eq(term_play),
                 board.proceed.eq(term_proceed),
@@ -466,11 +468,11 @@ class TrackSearch(wiring.Component):
             m.d.sync += aborting.eq(1)
 
         def command(what):
-            """Issue a board command: UNDO and UNDO_NEXT at once, the others next clock."""
-            if what in (TrackOp.UNDO, TrackOp.UNDO_NEXT):
-                m.d.comb += [undo_now.eq(1), undo_op.eq(what)]
-            else:
+            """Issue a board command in this clock (COMPACT, from IDLE, in the next)."""
+            if what == TrackOp.COMPACT:
                 m.d.sync += [op.eq(what), go.eq(1)]
+            else:
+                m.d.comb += [now.eq(1), now_op.eq(what)]
 
         def next_move(cursor_value, skip, skip_valid, *, now=False):
             """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget; ``now``:
@@ -598,11 +600,12 @@ class TrackSearch(wiring.Component):
                     m.next = "ABORT"
                 with m.Else():
                     set_at(moves, first_move_v)
+                    m.d.comb += term_move.eq(first_move_v)
                     m.d.sync += first_pending.eq(0)
                     command(TrackOp.PLY)
                     m.next = "PLAY"
             with m.Else():
-                next_move(cursor_v, first, first_valid)
+                next_move(cursor_v, first, first_valid, now=True)
                 command(TrackOp.NEXT)
                 m.next = "CANDIDATE"
 
