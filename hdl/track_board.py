@@ -43,7 +43,7 @@ The software model of the order in which this board places tiles and lists the f
 the candidate order) is :mod:`trax_fpga.host.trackorder`.
 """
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal, Value, signed
+from amaranth import Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -330,15 +330,21 @@ class TrackBoard(wiring.Component):
                 return Cat(x, y, Const(1, 1))
             return Cat(wrap(x - 1, cx), y, Const(0, 1))
 
+        # One read of a cell's record and its four edges a clock, at (read_x, read_y): the
+        # addresses are made once, whichever state reads. A state that reads the neighbours of a
+        # cell, or a listed cell, sets the cell banks' addresses after this, and so wins.
+        read_x, read_y = Signal(cx), Signal(ry)
+        for bank in range(4):
+            m.d.comb += cell_rd[bank].addr.eq(cell_address(read_x, read_y, c))
+        for d in range(4):
+            e = data.View(edge, side_edge(read_x, read_y, d))
+            for bank in range(EDGE_BANKS):
+                with m.If(edge_bank(e) == bank):
+                    m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
+
         def read_cell_edges(x, y):
-            """Set the cell-bank and edge-bank read addresses for cell (x, y)."""
-            for bank in range(4):
-                m.d.comb += cell_rd[bank].addr.eq(cell_address(x, y, c))
-            for d in range(4):
-                e = data.View(edge, side_edge(x, y, d))
-                for bank in range(EDGE_BANKS):
-                    with m.If(edge_bank(e) == bank):
-                        m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
+            """Read cell (x, y)'s record and its four edges (out in the next clock)."""
+            m.d.comb += [read_x.eq(x), read_y.eq(y)]
 
         # --- the cell in hand, and what its reads returned -------------------------------------
         qx = Signal(cx)
@@ -584,6 +590,21 @@ class TrackBoard(wiring.Component):
                 m.d.sync += pending[i].valid.eq(0)
         writes_busy = Cat([p.valid for p in pending]).any()
         writes_done_now = Cat([~p.valid | t for p, t in zip(pending, taken, strict=True)]).all()
+        # What this clock leaves goes out in the next one: no bank keeps two writes. A turn may
+        # end so: the next tile is read in the next clock at the soonest (the reads see that
+        # clock's writes), and an UNDO at once takes back the tile from its prefetched record
+        # and ends, of which it uses only the sides with a neighbour, never written by the
+        # tile (a write goes to the far end of a track, or to the tile's own edge where the
+        # side has no neighbour).
+        left = [p.valid & ~t for p, t in zip(pending, taken, strict=True)]
+        banks = [edge_bank(p.target) for p in pending]
+        writes_done_next = Cat(
+            [
+                ~(left[i] & left[j] & (banks[i] == banks[j]))
+                for i in range(4)
+                for j in range(i + 1, 4)
+            ]
+        ).all()
 
         # --- the neighbours of the tile in hand ----------------------------------------------
         placed = Signal(4)  # the tile just placed (or taken back), for its neighbours
@@ -734,9 +755,14 @@ class TrackBoard(wiring.Component):
                 "empty": 1,
             }
         )
-        marks = Array(Signal(ply_layout, name=f"mark_{p}") for p in range(self.plies))
+        # The plies' marks: a small memory (distributed RAM where the part has it), written at
+        # the board's ply and read at the ply below it, at once.
+        m.submodules.marks = marks = Memory(shape=ply_layout, depth=self.plies, init=[])
+        marks_wr = marks.write_port()
+        marks_rd = marks.read_port(domain="comb")
+        m.d.comb += marks_rd.addr.eq(self.ply - 1)
         is_ply = Signal()  # the turn in progress is a PLY
-        last = marks[self.ply - 1]
+        last = marks_rd.data
 
         # --- the sequence ----------------------------------------------------------------------
         dead = Signal()
@@ -800,16 +826,17 @@ class TrackBoard(wiring.Component):
             neighbours. A ply's mark (what UNDO restores) is written with every tile, into the
             slot above the stack, which only a legal end of the turn makes the top."""
             m.d.comb += [tile.eq(tile_value), load_writes.eq(1), count_place.eq(1)]
-            with m.If(is_ply):
-                m.d.sync += [
-                    marks[self.ply].log.eq(turn_mark),
-                    marks[self.ply].frontier.eq(turn_f_mark),
-                    marks[self.ply].box_x.eq(self.box_x),
-                    marks[self.ply].box_y.eq(self.box_y),
-                    marks[self.ply].box_w.eq(self.box_w),
-                    marks[self.ply].box_h.eq(self.box_h),
-                    marks[self.ply].empty.eq(self.empty),
-                ]
+            m.d.comb += [
+                marks_wr.en.eq(is_ply),
+                marks_wr.addr.eq(self.ply),
+                marks_wr.data.log.eq(turn_mark),
+                marks_wr.data.frontier.eq(turn_f_mark),
+                marks_wr.data.box_x.eq(self.box_x),
+                marks_wr.data.box_y.eq(self.box_y),
+                marks_wr.data.box_w.eq(self.box_w),
+                marks_wr.data.box_h.eq(self.box_h),
+                marks_wr.data.empty.eq(self.empty),
+            ]
             for bank in range(4):
                 with m.If(q_bank == bank):
                     m.d.comb += [
@@ -1052,7 +1079,7 @@ class TrackBoard(wiring.Component):
                                 begin_undo(last.log, last.frontier)
                                 m.d.sync += then_next.eq(self.op == TrackOp.UNDO_NEXT)
                                 m.d.sync += log_sp.eq(log_sp - 1)
-                                with m.If(prefetched & ~writes_busy):
+                                with m.If(prefetched & writes_done_now):
                                     # The log's next entry, as UNDO_TILE would read it.
                                     m.d.comb += log_rd.addr.eq(log_sp - 2)
                                     take_back_tile()
@@ -1138,7 +1165,7 @@ class TrackBoard(wiring.Component):
                     & ~newly_forced.any()
                     & ~top_valid
                     & (sp == 0)
-                    & writes_done_now
+                    & writes_done_next
                     & ~rest.any()
                 )
                 single_forced = newly_forced.any() & ((newly_forced & (newly_forced - 1)) == 0)
@@ -1165,6 +1192,8 @@ class TrackBoard(wiring.Component):
                     m.d.sync += to_push.eq(0)
                     issue(push_cell.x, push_cell.y)
                     m.next = "FORCE"
+                with m.Elif(writes_done_next & ~to_push.any() & one_append & ~dead & ~top_valid):
+                    end_turn()
                 with m.Elif(writes_done_now & ~to_push.any() & one_append):  # appends: done now
                     with m.If(dead):
                         begin_undo(turn_mark, turn_f_mark)
