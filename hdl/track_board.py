@@ -983,9 +983,8 @@ class TrackBoard(wiring.Component):
                 self.box_h.eq(pend_h),
                 self.empty.eq(0),
                 top_known.eq(1),
-                prefetched.eq(1),
+                prefetched.eq(is_ply),  # read by NEIGHBOURS and NEXT in this clock
             ]
-            read_cell_edges(qx, qy)  # for an UNDO at once (the ports are free in this clock)
             with m.If(is_ply):
                 m.d.sync += self.ply.eq(self.ply + 1)
             finish(Verdict.LEGAL)
@@ -1148,6 +1147,9 @@ class TrackBoard(wiring.Component):
 
             with m.State("NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
+                # The cell in hand is read again, for an UNDO right after the turn (unless the
+                # next tile is read instead): whether the turn ends is not on the read's path.
+                read_cell_edges(qx, qy)
                 append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
                 rest = newly_frontier & ~first_new & ~second_new
                 m.d.sync += [
@@ -1184,6 +1186,7 @@ class TrackBoard(wiring.Component):
                     m.next = "NEXT"
 
             with m.State("NEXT"):  # drain the writes, pushes and appends, then the next tile
+                read_cell_edges(qx, qy)  # as in NEIGHBOURS
                 one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
                 one_append = ~appends_left.any()  # the appends left are done now
                 with m.If(writes_done_now & ~dead & one_push & one_append):

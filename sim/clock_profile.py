@@ -1,0 +1,124 @@
+"""Where the search's clocks go: per searched node, the clocks in each state of the board and of
+the search (a benchmark, not a test).
+
+``python -m trax_fpga.sim.clock_profile [--torus 64] [--positions 4] [--budget 1500] [--depth 6]
+[--records FILE]``
+
+Runs :class:`~trax_fpga.hdl.track_search.TrackSearch` in the Amaranth simulator on the mid-game
+positions of the human games (those of ``track_bench``'s figures) and samples, every clock of
+every search, the state of the board's FSM (``track_fsm``) and the search's (``search_fsm``).
+Prints the clocks per node of each search, then the clocks per node spent in each board state,
+each search state, and the commonest pairs. The states' names are the FSMs' own, so the figures
+say which step of a tile or a command the clocks go to (docs/architecture.md, "Clocks per node").
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import pathlib
+import queue
+import threading
+
+from amaranth.hdl import Fragment, _dsl
+from amaranth.sim import Simulator
+
+from ..hdl.track_search import TrackSearch
+from ..host.search_bench import midgame_positions
+from ..host.tiles import Colour
+from .rules_driver import AmaranthSimBackend
+from .track_bench import RECORDS
+from .track_driver import TrackSearchSim
+
+__all__ = ["main", "recording_fsms"]
+
+
+@contextlib.contextmanager
+def recording_fsms():
+    """While elaborating inside this, every ``m.FSM()`` is recorded: yields a dict, name to the
+    FSM (its ``state`` signal and ``decoding``), filled as the design is elaborated."""
+    fsms = {}
+    original = _dsl.Module.FSM
+
+    @contextlib.contextmanager
+    def fsm(self, *args, **kwargs):
+        with original(self, *args, **kwargs) as made:
+            yield made
+        fsms[made._data["name"]] = made
+
+    _dsl.Module.FSM = fsm
+    try:
+        yield fsms
+    finally:
+        _dsl.Module.FSM = original
+
+
+class _ProfiledBackend(AmaranthSimBackend):
+    """The simulator backend of the drivers, with a testbench that counts the (search state,
+    board state) pairs of every clock in which the search is busy."""
+
+    def __init__(self, component) -> None:
+        with recording_fsms() as fsms:
+            fragment = Fragment.get(component, None)
+        self.board_fsm, self.search_fsm = fsms["track_fsm"], fsms["search_fsm"]
+        self.counts: collections.Counter = collections.Counter()
+        self.component = component
+        self._requests: queue.Queue = queue.Queue()
+        self._replies: queue.Queue = queue.Queue()
+        self._ports = {}
+        simulator = Simulator(fragment)
+        simulator.add_clock(1e-6)
+        simulator.add_testbench(self._testbench)
+        simulator.add_testbench(self._sample, background=True)
+        self._thread = threading.Thread(target=self._run, args=(simulator,), daemon=True)
+        self._thread.start()
+
+    async def _sample(self, ctx) -> None:
+        board, search = self.board_fsm, self.search_fsm
+        async for _ in ctx.tick():
+            if ctx.get(self.component.busy):
+                pair = (
+                    search.decoding[ctx.get(search.state)],
+                    board.decoding[ctx.get(board.state)],
+                )
+                self.counts[pair] += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
+    parser.add_argument("--positions", type=int, default=4, help="positions (default 4)")
+    parser.add_argument("--budget", type=int, default=1500, help="nodes a search (default 1500)")
+    parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
+    parser.add_argument(
+        "--records", type=pathlib.Path, default=RECORDS, help=f"the games (default {RECORDS})"
+    )
+    args = parser.parse_args(argv)
+    component = TrackSearch(args.torus, args.torus, args.depth)
+    backend = _ProfiledBackend(component)
+    nodes = cycles = 0
+    with TrackSearchSim((args.torus,) * 2, backend, component=component) as engine:
+        for position in midgame_positions(args.positions, args.torus, args.records):
+            engine.new_game()
+            for turn in position.turns:
+                engine.play(turn.move)
+            got = engine.search(int(position.turn is Colour.WHITE), args.budget)
+            print(f"search: {got.nodes} nodes, {got.cycles} clocks, {got.cycles / got.nodes:.2f}")
+            nodes, cycles = nodes + got.nodes, cycles + got.cycles
+    print(f"clocks per node: {cycles / nodes:.2f} ({nodes} nodes, {cycles} clocks)")
+    for title, index in (("board state", 1), ("search state", 0)):
+        totals: collections.Counter = collections.Counter()
+        for pair, count in backend.counts.items():
+            totals[pair[index]] += count
+        print(f"clocks per node by {title}:")
+        for name, count in totals.most_common():
+            print(f"  {name:16} {count / nodes:.2f}")
+    print("clocks per node by (search state, board state), the commonest:")
+    for (search, board), count in backend.counts.most_common(16):
+        print(f"  {search:12} {board:16} {count / nodes:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
