@@ -5,7 +5,10 @@ player             the complete player on one block-RAM board: a 32 x 32 torus (
                    3-ply mate search (the evaluation's logic does not fit beside the board: with it,
                    6792 of 5280 logic cells at commit e58bda6). Built at commit a70917e: 5089 of
                    5280 logic cells, 96%; 1417 FFs; 18 of 30 block RAMs; 19.2 MHz routed against the
-                   12 MHz clock; 49 s
+                   12 MHz clock; 49 s. It NO LONGER FITS since: 6918 cells (131%) at commit
+                   2557a4b (the board's speed-ups and the many-engine search since a70917e), 7116
+                   (134%) at commit fff08ea; nextpnr stops at placement. Smaller engines (issue
+                   11, docs/area.md) are what would bring it back
 window (history)   the first design (per-cell, removed since; in the git history) 3 x 3 cells (built
                    at commit 0f2e67c, with the evaluation, killers and the boards' 6-ply
                    clock-budget search: 5116 of 5280 logic cells, 97%; 1136 FFs; 18.8 MHz routed

@@ -31,7 +31,7 @@ from .rules_driver import AmaranthSimBackend
 from .track_bench import RECORDS
 from .track_driver import TrackSearchSim
 
-__all__ = ["main", "recording_fsms"]
+__all__ = ["main", "profile", "recording_fsms"]
 
 
 @contextlib.contextmanager
@@ -85,6 +85,23 @@ class _ProfiledBackend(AmaranthSimBackend):
                 self.counts[pair] += 1
 
 
+def profile(
+    torus: int, positions: int, budget: int, depth: int, records: pathlib.Path
+) -> tuple[list, collections.Counter]:
+    """Search ``positions`` mid-game positions with ``budget`` nodes each: the searches' results
+    and the clocks spent in each (search state, board state) pair while the search was busy."""
+    component = TrackSearch(torus, torus, depth)
+    backend = _ProfiledBackend(component)
+    results = []
+    with TrackSearchSim((torus, torus), backend, component=component) as engine:
+        for position in midgame_positions(positions, torus, records):
+            engine.new_game()
+            for turn in position.turns:
+                engine.play(turn.move)
+            results.append(engine.search(int(position.turn is Colour.WHITE), budget))
+    return results, backend.counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
@@ -95,27 +112,21 @@ def main(argv: list[str] | None = None) -> int:
         "--records", type=pathlib.Path, default=RECORDS, help=f"the games (default {RECORDS})"
     )
     args = parser.parse_args(argv)
-    component = TrackSearch(args.torus, args.torus, args.depth)
-    backend = _ProfiledBackend(component)
-    nodes = cycles = 0
-    with TrackSearchSim((args.torus,) * 2, backend, component=component) as engine:
-        for position in midgame_positions(args.positions, args.torus, args.records):
-            engine.new_game()
-            for turn in position.turns:
-                engine.play(turn.move)
-            got = engine.search(int(position.turn is Colour.WHITE), args.budget)
-            print(f"search: {got.nodes} nodes, {got.cycles} clocks, {got.cycles / got.nodes:.2f}")
-            nodes, cycles = nodes + got.nodes, cycles + got.cycles
+    results, counts = profile(args.torus, args.positions, args.budget, args.depth, args.records)
+    for got in results:
+        print(f"search: {got.nodes} nodes, {got.cycles} clocks, {got.cycles / got.nodes:.2f}")
+    nodes = sum(got.nodes for got in results)
+    cycles = sum(got.cycles for got in results)
     print(f"clocks per node: {cycles / nodes:.2f} ({nodes} nodes, {cycles} clocks)")
     for title, index in (("board state", 1), ("search state", 0)):
         totals: collections.Counter = collections.Counter()
-        for pair, count in backend.counts.items():
+        for pair, count in counts.items():
             totals[pair[index]] += count
         print(f"clocks per node by {title}:")
         for name, count in totals.most_common():
             print(f"  {name:16} {count / nodes:.2f}")
     print("clocks per node by (search state, board state), the commonest:")
-    for (search, board), count in backend.counts.most_common(16):
+    for (search, board), count in counts.most_common(16):
         print(f"  {search:12} {board:16} {count / nodes:.2f}")
     return 0
 

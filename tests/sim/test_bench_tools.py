@@ -1,0 +1,54 @@
+"""The benchmark tools that measure the gateware: their counts must add up (they are not timed)."""
+
+import pathlib
+
+from trax_fpga.boards.engine_area import module_stats
+from trax_fpga.sim.clock_profile import profile
+
+RECORDS = pathlib.Path(__file__).resolve().parent.parent / "data" / "human_games.txt"
+
+# Yosys's `stat` of one engine (synth_ecp5 -noflatten), cut to what the parser reads.
+STAT = """
+=== engine.board ===
+
+   Number of cells:               9961
+      406   CCU2C
+       18   DP16KD
+     6402   LUT4
+        4   MULT18X18D
+     1269   TRELLIS_FF
+
+=== engine ===
+
+      129   CCU2C
+     2644   LUT4
+      859   TRELLIS_FF
+       14   TRELLIS_DPR16X4
+
+=== design hierarchy ===
+
+      535   CCU2C
+     9046   LUT4
+"""
+
+
+def test_engine_area_reads_each_module():
+    stats = module_stats(STAT)
+    assert list(stats) == ["engine.board", "engine", "design hierarchy"]
+    assert stats["engine.board"]["LUT4"] == 6402
+    assert stats["engine.board"]["MULT18X18D"] == 4
+    assert stats["engine"]["TRELLIS_FF"] == 859
+    assert stats["engine"]["TRELLIS_DPR16X4"] == 14
+    assert stats["engine"]["DP16KD"] == 0
+    assert stats["design hierarchy"]["LUT4"] == 9046
+
+
+def test_clock_profile_accounts_for_every_clock():
+    """Every clock of every search is in one (search state, board state) pair."""
+    results, counts = profile(16, 2, 60, 3, RECORDS)
+    assert len(results) == 2 and all(got.found and got.nodes > 0 for got in results)
+    clocks = sum(got.cycles for got in results)
+    sampled = sum(counts.values())
+    assert abs(sampled - clocks) <= len(results), (sampled, clocks)
+    boards = {board for _, board in counts}
+    assert {"MOVE", "NEIGHBOURS", "UNDO_NEIGHBOURS", "CAND_FIT"} <= boards
