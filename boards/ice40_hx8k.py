@@ -8,10 +8,10 @@ player             the complete player on one block-RAM board: a 32 x 32 torus (
                    93%; 1431 FFs; 19 of 32 block RAMs (every memory but the plies' marks, a few
                    registers); 29.3 MHz routed against the 12 MHz clock; 174 s with other jobs
                    running; this is ``make test``'s build. At commit e662001: 6824 cells, 89%,
-                   39.8 MHz. (Until commit e600b93 this file asked only for ``evaluation: False`` and
-                   the docs said 6 plies, but the build's option merge dropped the boards' 6, so
-                   3 was built; 6 plies need 7772 cells, more than the part has.) With the
-                   evaluation at commit a70917e (the slower board): 6868 cells, 48.2 MHz
+                   39.8 MHz. (Until commit e600b93 this file asked only for ``evaluation:
+                   False`` and the docs said 6 plies, but the build's option merge dropped the
+                   boards' 6, so 3 was built; 6 plies need 7772 cells, more than the part has.)
+                   With the evaluation at commit a70917e (the slower board): 6868 cells, 48.2 MHz
 window (history)   the first design (per-cell rules core and search, removed since; in the git
                    history) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers and
                    the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%; 1388 FFs;

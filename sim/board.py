@@ -57,9 +57,9 @@ REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
 REAL_SEARCH = (("engines", 8), ("max_depth", 6))
 REAL_TORUS = 64
-#: Clocks per node of the real board's search: its 8 engines play 0.371 nodes per clock (README,
-#: Figures, ``python -m trax_fpga.sim.track_bench``; one engine 0.076).
-CLOCKS_PER_NODE = 2.7
+#: Clocks per node of the real board's search: its 8 engines play 0.425 nodes per clock (README,
+#: Figures, ``python -m trax_fpga.sim.track_bench``; one engine 0.097).
+CLOCKS_PER_NODE = 2.35
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
