@@ -474,16 +474,16 @@ class TrackSearch(wiring.Component):
             else:
                 m.d.comb += [now.eq(1), now_op.eq(what)]
 
-        def next_move(cursor_value, skip, skip_valid, *, now=False):
-            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget; ``now``:
-            also to the board in this clock."""
+        def next_move(cursor_value, skip, skip_valid, *, at_once=False):
+            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget; with
+            ``at_once``, also to the board in this clock."""
             m.d.sync += [
                 cmd_cursor.eq(cursor_value),
                 cmd_skip.eq(skip),
                 cmd_skip_valid.eq(skip_valid),
                 cmd_play.eq(~spent),
             ]
-            if now:
+            if at_once:
                 m.d.comb += [
                     term_cursor.eq(cursor_value),
                     term_skip.eq(skip),
@@ -491,9 +491,10 @@ class TrackSearch(wiring.Component):
                     term_play.eq(~spent),
                 ]
 
-        def proceed(value, *, now=False):
+        def proceed(value, *, at_once=False):
+            """UNDO_NEXT's ``proceed`` (with ``at_once``, also to the board in this clock)."""
             m.d.sync += cmd_proceed.eq(value)
-            if now:
+            if at_once:
                 m.d.comb += term_proceed.eq(value)
 
         def back_up(v, move, place, *, issued=False):
@@ -529,7 +530,7 @@ class TrackSearch(wiring.Component):
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
                 set_at(killer, move, parent)
                 set_at(killer_valid, 1, parent)
-                proceed(0, now=issued)
+                proceed(0, at_once=issued)
                 if not issued:
                     command(TrackOp.UNDO)
                 m.next = "UNDO_WAIT"
@@ -540,9 +541,9 @@ class TrackSearch(wiring.Component):
                     place,
                     Mux(parent == 0, result, parent_killer),
                     Mux(parent == 0, have_result, parent_killer_valid),
-                    now=issued,
+                    at_once=issued,
                 )
-                proceed(1, now=issued)
+                proceed(1, at_once=issued)
                 if not issued:
                     command(TrackOp.UNDO_NEXT)
                 m.next = "CANDIDATE"
@@ -605,7 +606,7 @@ class TrackSearch(wiring.Component):
                     command(TrackOp.PLY)
                     m.next = "PLAY"
             with m.Else():
-                next_move(cursor_v, first, first_valid, now=True)
+                next_move(cursor_v, first, first_valid, at_once=True)
                 command(TrackOp.NEXT)
                 m.next = "CANDIDATE"
 
