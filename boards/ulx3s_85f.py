@@ -1,11 +1,14 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-player             the complete player with 8 search engines (``engines``, docs/parallel.md),
+player             the complete player with 6 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``; built at
-                   commit f9d72e3 with ``--engines 8``: 75758 of 83640 LUTs, 91%; 16837 FFs;
-                   144 of 208 DP16KD; 26.3 MHz routed against the 25 MHz clock; 52 min with
-                   other jobs running). 6 engines at d18e4df: 56816 LUTs, 33.4 MHz; 4 engines
+                   commit fff08ea with ``--engines 6``: 64281 of 83640 LUTs, 77%; 10697 FFs;
+                   114 of 208 DP16KD; 27.7 MHz routed against the 25 MHz clock; 22 min with
+                   other jobs running). 8 engines no longer meet the 25 MHz clock since the
+                   board's speed-ups: at fff08ea 80925 LUTs, 97%, 24.0 MHz routed (FAILED); at
+                   f9d72e3 (13.2 clocks per node) 75758 LUTs, 91%, 26.3 MHz, met. 6 engines
+                   search 0.417 nodes per clock, 8 engines 0.425 (docs/parallel.md). 4 engines
                    at d369dc9: 41478 LUTs, 35.3 MHz.
                    With one engine at commit 585628d: 10409 LUTs, 18 DP16KD, 42.0 MHz; at
                    a70917e (the slower board): 7429 LUTs, 44.1 MHz. 128 x 128 routed at e58bda6
@@ -50,5 +53,5 @@ BOARD = BoardSpec(
     # at 7400 overused wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
-    player_options={"search_options": {"engines": 8}},
+    player_options={"search_options": {"engines": 6}},
 )
