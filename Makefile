@@ -2,7 +2,7 @@
 #   make play        play the board (the simulated one when no PORT is given); WEB=1: in the browser
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
-#   make bench       speed figures (software perft, hardware cycles)
+#   make bench       speed figures (software perft, hardware cycles, clock profile, engine area)
 #   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 
@@ -76,6 +76,8 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
 	$(BIN)/python -m trax_fpga.sim.track_bench
+	$(BIN)/python -m trax_fpga.sim.clock_profile
+	$(BIN)/python -m trax_fpga.boards.engine_area
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)

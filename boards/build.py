@@ -69,7 +69,8 @@ def load_board(name: str) -> BoardSpec:
     return importlib.import_module(f"trax_fpga.boards.{name}").BOARD
 
 
-def _tool_environment() -> None:
+def tool_environment() -> None:
+    """Name each tool in the environment (``YOSYS``, ...) where unset: the venv's copy, if any."""
     bin_dir = Path(sys.executable).parent
     for variable, tool in _TOOLS.items():
         if variable not in os.environ:
@@ -211,7 +212,7 @@ def build(
     """
     if spec.plan_only:
         raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
-    _tool_environment()
+    tool_environment()
     platform = spec.platform()
     family = _family(platform)
     overrides = dict(spec.overrides)

