@@ -18,6 +18,7 @@ from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from .ply_registers import PlyRegisters
 from .scores import (
     ATTACK_WEIGHT,
     CLAMP,
@@ -261,9 +262,15 @@ class TrackSearch(wiring.Component):
             board.peek_y.eq(self.peek_y),
         ]
 
-        # One register set per ply of the tree (node p is at board ply p).
-        def per_ply(name, shape):
-            return [Signal(shape, name=f"{name}_{p}") for p in range(depth)]
+        # One register set per ply of the tree (node p is at board ply p), written at the
+        # node's ply and its parent's.
+        ply = board.ply
+        parent = Signal.like(ply)
+        m.d.comb += parent.eq(ply - 1)
+
+        def per_ply(name, shape, *, fixed=2):
+            """Plies 0 and 1 (the root and the split node) in registers, the rest in memory."""
+            return PlyRegisters(m, name, shape, depth, ply, parent, fixed=fixed)
 
         cursors = per_ply("cursor", cursor)
         moves = per_ply("move", moves_shape)
@@ -271,9 +278,9 @@ class TrackSearch(wiring.Component):
         beta = per_ply("beta", signed_score())
         best = per_ply("best", signed_score())
         killer = per_ply("killer", moves_shape)
-        killer_valid = per_ply("killer_valid", 1)
+        killer_valid = per_ply("killer_valid", 1, fixed=depth)  # all cleared at once
+        ply_registers = (cursors, moves, alpha, beta, best, killer, killer_valid)
 
-        ply = board.ply
         iteration = Signal(range(max_depth + 1))
         root_turn = Signal(Colour)
         budget = Signal(32)
@@ -303,27 +310,11 @@ class TrackSearch(wiring.Component):
         in_split = Signal()  # every engine is under the previous best, splitting its moves
         split_first_done = Signal()
 
-        def at(regs, p=None):
-            """The register of the current ply (a mux over the plies)."""
-            p = ply if p is None else p
-            base = Value.cast(regs[0]).name.rsplit("_", 1)[0]
-            out = Signal(regs[0].shape(), name=f"{base}_here")
-            for i, reg in enumerate(regs):
-                with m.If(p == i):
-                    m.d.comb += out.eq(reg)
-            return out
-
-        def set_at(regs, value, p=None):
-            p = ply if p is None else p
-            for i, reg in enumerate(regs):
-                with m.If(p == i):
-                    m.d.sync += reg.eq(value)
-
-        cursor_here = at(cursors)
-        move_here = at(moves)
-        best_here = at(best)
-        killer_here = at(killer)
-        killer_valid_here = at(killer_valid)
+        cursor_here = cursors.here
+        move_here = moves.here
+        best_here = best.here
+        killer_here = killer.here
+        killer_valid_here = killer_valid.here
 
         # The node's first move: the previous best at the root, the ply's killer below it.
         first = Signal(moves_shape)
@@ -408,15 +399,13 @@ class TrackSearch(wiring.Component):
         extend = Signal()  # the side to move must answer an attack: one more ply
         if self.evaluation:
             m.d.comb += extend.eq((their_attacks != 0) & (ply < iteration + extensions))
-        parent = Signal.like(ply)
-        m.d.comb += parent.eq(ply - 1)
-        parent_alpha = at(alpha, parent)
-        parent_beta = at(beta, parent)
-        parent_best = at(best, parent)
-        parent_cursor = at(cursors, parent)
-        parent_killer = at(killer, parent)
-        parent_killer_valid = at(killer_valid, parent)
-        parent_move = at(moves, parent)
+        parent_alpha = alpha.parent
+        parent_beta = beta.parent
+        parent_best = best.parent
+        parent_cursor = cursors.parent
+        parent_killer = killer.parent
+        parent_killer_valid = killer_valid.parent
+        parent_move = moves.parent
         # A node counted in this clock counts for the budget of a command issued in it.
         counted = Signal()
         node_count = Signal(32)
@@ -504,7 +493,7 @@ class TrackSearch(wiring.Component):
             move. With ``issued``, the board's UNDO_NEXT went out already: only whether it
             proceeds, and its terms, are settled here (before the ply is taken back)."""
             with m.If(v > parent_best):
-                set_at(best, v, parent)
+                best.set_parent(v)
             with m.If(parent == 0):
                 if not split:
                     with m.If(v > parent_best):
@@ -526,17 +515,17 @@ class TrackSearch(wiring.Component):
                         m.d.sync += split_first_done.eq(1)
                     m.d.sync += want.eq(1)
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
-                set_at(alpha, v, parent)
+                alpha.set_parent(v)
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
-                set_at(killer, move, parent)
-                set_at(killer_valid, 1, parent)
+                killer.set_parent(move)
+                killer_valid.set_parent(1)
                 proceed(0, at_once=issued)
                 if not issued:
                     command(TrackOp.UNDO)
                 m.next = "UNDO_WAIT"
             with m.Else():
                 with m.If(v > parent_alpha):
-                    set_at(alpha, v, parent)
+                    alpha.set_parent(v)
                 next_move(
                     place,
                     Mux(parent == 0, result, parent_killer),
@@ -584,7 +573,7 @@ class TrackSearch(wiring.Component):
             """``played``'s move is a node of this search."""
             m.d.comb += counted.eq(1)
             with m.If(~(mover_won | other_won) & (~horizon | extend)):  # the child is a node
-                enter_node(ply, -parent_beta, -parent_alpha)
+                enter_node(-parent_beta, -parent_alpha)
                 first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
                 # A leaf: the board takes it back at once, while its score is compared in the
@@ -600,7 +589,7 @@ class TrackSearch(wiring.Component):
                 with m.If(spent):
                     m.next = "ABORT"
                 with m.Else():
-                    set_at(moves, first_move_v)
+                    moves.set_here(first_move_v)
                     m.d.comb += term_move.eq(first_move_v)
                     m.d.sync += first_pending.eq(0)
                     command(TrackOp.PLY)
@@ -618,12 +607,12 @@ class TrackSearch(wiring.Component):
                 m.d.sync += [waiting.eq(1), budget_stop.eq(stopped), in_split.eq(0)]
                 m.next = "MERGE"
 
-        def enter_node(p, a, b):
-            """Start searching the node at ply ``p`` (the board's) with the window (a, b)."""
-            set_at(cursors, 0, p)
-            set_at(alpha, a, p)
-            set_at(beta, b, p)
-            set_at(best, -INFINITY, p)
+        def enter_node(a, b):
+            """Start searching the node at the board's ply with the window (a, b)."""
+            cursors.set_here(0)
+            alpha.set_here(a)
+            beta.set_here(b)
+            best.set_here(-INFINITY)
             m.d.sync += first_pending.eq(killer_valid_here)
 
         def node_returns(v):
@@ -698,7 +687,7 @@ class TrackSearch(wiring.Component):
                 with m.If(abort_now):
                     m.next = "UNWIND"
                 with m.Else():
-                    enter_node(0, -INFINITY, INFINITY)
+                    enter_node(-INFINITY, INFINITY)  # the board is at ply 0
                     m.d.sync += first_pending.eq(have_result)
                     if split:
                         m.d.sync += [
@@ -737,8 +726,8 @@ class TrackSearch(wiring.Component):
                     with m.Elif(~cmd_play):  # the budget was spent before it
                         m.next = "ABORT"
                     with m.Else():  # played: the board is at the child
-                        set_at(moves, candidate, parent)
-                        set_at(cursors, board.next_cursor, parent)
+                        moves.set_parent(candidate)
+                        cursors.set_parent(board.next_cursor)
                         played(candidate, board.next_cursor)
             if split:
                 with m.State("TICKET"):  # a root move is played: is it this engine's?
@@ -844,4 +833,6 @@ class TrackSearch(wiring.Component):
                 m.next = "IDLE"
         if pv_split:
             m.d.comb += self.split_waiting.eq(fsm.ongoing("SPLIT_WAIT"))
+        for registers in ply_registers:  # after every direct write to a fixed ply
+            registers.finish()
         return m
