@@ -155,7 +155,7 @@ def _family(platform) -> str:
     return str(platform.family).lower()
 
 
-def _commit() -> str:
+def checkout_commit() -> str:
     """The checkout's commit, with ``+dirty`` when the gateware has uncommitted changes."""
     root = Path(__file__).resolve().parent.parent
     try:
@@ -228,7 +228,7 @@ def build(
             ],
         )
     )
-    commit = _commit()
+    commit = checkout_commit()
     start = time.monotonic()
     design = _top(spec, top, torus)
     try:

@@ -29,7 +29,7 @@ WATCHDOG = 4096
 #: Inputs that every engine takes as they come.
 BROADCAST = (
     "game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside",
-    "turn", "budget", "cycle_budget", "peek_x", "peek_y",
+    "turn", "budget", "peek_x", "peek_y",
 )  # fmt: skip
 #: Outputs of the game's board, the same in every engine: engine 0's.
 FROM_FIRST = (
@@ -99,7 +99,13 @@ class ParallelSearch(wiring.Component):
             m.d.comb += getattr(self, name).eq(getattr(first, name))
         m.d.comb += self.board_busy.eq(any_of(u.board_busy for u in units))
         engines_busy = any_of(u.busy for u in units)
-        m.d.comb += self.nodes.eq(sum(u.nodes for u in units))
+        # The nodes of all engines and the clocks, counted here once (an engine counts its own
+        # nodes too, for its budget).
+        counted = Signal(range(n + 1))
+        m.d.comb += counted.eq(sum(u.counted for u in units))
+        m.d.sync += self.nodes.eq(self.nodes + counted)
+        cycle_budget = Signal.like(self.cycle_budget)
+        m.d.comb += [u.clock_spent.eq(self.cycles >= cycle_budget) for u in units]
 
         # Tickets: one per clock, to the lowest-numbered engine asking, of the root's moves or
         # of the split node's (the node below the previous best, from the second iteration on:
@@ -210,12 +216,15 @@ class ParallelSearch(wiring.Component):
                         self.score.eq(0),
                         self.depth.eq(0),
                         self.cycles.eq(0),
+                        self.nodes.eq(0),
                         self.done.eq(1),
                     ]
                 with m.Elif(self.start):
                     m.d.sync += [
                         self.busy.eq(1),
                         self.cycles.eq(0),
+                        self.nodes.eq(0),
+                        cycle_budget.eq(self.cycle_budget),
                         next_ticket.eq(0),
                         split_ticket.eq(0),
                         stop.eq(0),

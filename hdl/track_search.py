@@ -102,6 +102,8 @@ def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
             "first_valid": Out(1),
             "first_move": Out(move_layout(c, r)),
             "own_spent": Out(1),
+            "clock_spent": In(1),
+            "counted": Out(1),
             "stop": In(1),
             "iter_done": Out(1),
             "iter_stopped": Out(1),
@@ -181,6 +183,11 @@ class TrackSearch(wiring.Component):
         The first legal root move this engine played in the search.
     own_spent : Out(1)
         This engine's node or clock budget is spent.
+    clock_spent : In(1)
+        The clock budget is spent: the clocks are counted once for all engines (``cycles`` is
+        then 0).
+    counted : Out(1)
+        A node is counted in this clock (``nodes`` rises by one at its end).
     stop : In(1)
         Another engine's is: stop the iteration.
     iter_done, iter_stopped, pv_done : Out(...)
@@ -411,14 +418,16 @@ class TrackSearch(wiring.Component):
         node_count = Signal(32)
         m.d.comb += node_count.eq(self.nodes + counted)
         m.d.sync += self.nodes.eq(node_count)
-        own_spent = (node_count == budget) | (self.cycles >= cycle_budget)
+        clock_spent = self.clock_spent if split else self.cycles >= cycle_budget
+        own_spent = (node_count == budget) | clock_spent
         spent = own_spent
         spent_so_far = Const(0)  # before this clock's node, if any (no loop through counted)
         if split:
             spent = own_spent | self.stop
-            spent_so_far = (self.nodes == budget) | (self.cycles >= cycle_budget) | self.stop
+            spent_so_far = (self.nodes == budget) | clock_spent | self.stop
             m.d.comb += [
                 self.own_spent.eq(own_spent),
+                self.counted.eq(counted),
                 self.want.eq(want & ~waiting & ~in_split),
                 self.want_split.eq(want & ~waiting & in_split),
                 self.split_first_done.eq(split_first_done),
@@ -449,8 +458,9 @@ class TrackSearch(wiring.Component):
                     m.d.sync += alpha[1].eq(self.split_alpha)
 
         m.d.sync += [go.eq(0), self.done.eq(0)]
-        with m.If(self.busy):
-            m.d.sync += self.cycles.eq(self.cycles + 1)
+        if not split:  # else counted once for all engines (``clock_spent``)
+            with m.If(self.busy):
+                m.d.sync += self.cycles.eq(self.cycles + 1)
         aborting = Signal()
         abort_now = aborting | self.abort
         with m.If(self.abort & self.busy):

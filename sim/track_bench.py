@@ -30,6 +30,7 @@ import json
 import pathlib
 import statistics
 
+from ..boards.build import checkout_commit
 from ..host.notation import Move
 from ..host.search_bench import figure
 from ..host.search_bench import midgame_positions as positions
@@ -162,7 +163,8 @@ def parallel_figures(
 
 def routed_fmax(engines: int) -> tuple[float, str] | None:
     """The routed Fmax of the ULX3S player with ``engines`` engines, from the newest report that
-    ``make bitstream`` (or ``boards.build --engines``) left in ``build/``."""
+    ``make bitstream`` (or ``boards.build --engines``) left in ``build/``, and its label, which
+    says so when the report is of another commit than the clocks measured here."""
     newest_first = sorted(BUILD.glob("ulx3s_85f*/report.json"), key=lambda p: -p.stat().st_mtime)
     for report in newest_first:
         data = json.loads(report.read_text())
@@ -170,7 +172,11 @@ def routed_fmax(engines: int) -> tuple[float, str] | None:
         if data.get("top") != "player":
             continue
         if options.get("search_options", {}).get("engines", 1) == engines:
-            where = f"ULX3S {data['fmax_mhz']:.1f} MHz routed, commit {data.get('commit', '?')}"
+            routed = data.get("commit", "?")
+            here = checkout_commit()
+            where = f"ULX3S {data['fmax_mhz']:.1f} MHz routed at commit {routed}"
+            if routed.split("+")[0] != here.split("+")[0]:
+                where += f", clocks of commit {here}: the report is of another commit"
             return data["fmax_mhz"], where
     return None
 
