@@ -610,9 +610,12 @@ class TrackBoard(wiring.Component):
         placed = Signal(4)  # the tile just placed (or taken back), for its neighbours
         placed_known = Signal(4)  # the sides of it that had a neighbour
         undoing = Signal()
+        # The tile whose neighbours were read in the last clock (``read_neighbours``), and are
+        # updated in this one: the cell in hand then, which a chain of take-backs has left.
+        nq_x, nq_y = Signal(cx), Signal(ry)
         nbr_records = []
         for d in range(4):
-            nx, ny = neighbour(qx, qy, d)
+            nx, ny = neighbour(nq_x, nq_y, d)
             rec = Signal(cell, name=f"nbr_{d}")
             with m.Switch(cell_bank(nx, ny)):
                 for bank in range(4):
@@ -621,6 +624,7 @@ class TrackBoard(wiring.Component):
             nbr_records.append((nx, ny, rec))
 
         def read_neighbours():
+            m.d.sync += [nq_x.eq(qx), nq_y.eq(qy)]
             for d in range(4):
                 nx, ny = neighbour(qx, qy, d)
                 for bank in range(4):
@@ -682,10 +686,10 @@ class TrackBoard(wiring.Component):
         second_append, append_cell_2 = first_of(to_append & ~first_append, "second_append")
         appends_left = to_append & ~first_append & ~second_append  # after this clock's two
         # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock.
-        first_new, new_cell = first_of(newly_frontier, "first_new", qx, qy)
-        second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", qx, qy)
+        first_new, new_cell = first_of(newly_frontier, "first_new", nq_x, nq_y)
+        second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", nq_x, nq_y)
         # The tile in hand's one forced neighbour, read in its NEIGHBOURS clock.
-        _, forced_cell = first_of(newly_forced, "first_forced", qx, qy)
+        _, forced_cell = first_of(newly_forced, "first_forced", nq_x, nq_y)
 
         # The forced stack: its top in a register, the rest in memory.
         sp = Signal(range(c * r + 1))
@@ -771,8 +775,18 @@ class TrackBoard(wiring.Component):
         move_x = Signal(cx)
         move_y = Signal(ry)
         m.d.comb += [move_x.eq(self.x), move_y.eq(self.y)]
-        grown_x, grown_w = grow_box(m, move_x, self.box_x, self.box_w, c)
-        grown_y, grown_h = grow_box(m, move_y, self.box_y, self.box_h, r)
+        # The box it grows: the board's, or (a candidate played as a ply is taken back) the
+        # one being restored in this clock.
+        base_x, base_y = Signal.like(self.box_x), Signal.like(self.box_y)
+        base_w, base_h = Signal.like(self.box_w), Signal.like(self.box_h)
+        m.d.comb += [
+            base_x.eq(self.box_x),
+            base_y.eq(self.box_y),
+            base_w.eq(self.box_w),
+            base_h.eq(self.box_h),
+        ]
+        grown_x, grown_w = grow_box(m, move_x, base_x, base_w, c)
+        grown_y, grown_h = grow_box(m, move_y, base_y, base_h, r)
         too_big = (pend_w + 2 > c) | (pend_h + 2 > r)
         peek_bank = Signal(2)
         with m.Switch(peek_bank):
@@ -789,14 +803,16 @@ class TrackBoard(wiring.Component):
         f_record = Signal(cell)
         # The last cell CAND_FIT looked at, with the board's ply then: NEXT going on at that same
         # entry at that ply (the next symbol, after a leaf was taken back) takes its record from
-        # here instead of reading the list and the cell again. The position at a ply is the same
-        # every time the board is back at it, until an UNDO goes below it or a game command.
+        # here instead of reading the list and the cell again, and finds its candidate in the
+        # clock it goes on (the one that ends the take-back), with no CAND_FIT. The position at
+        # a ply is the same every time the board is back at it, until an UNDO goes below it or a
+        # game command.
         c_valid = Signal()
         c_level = Signal.like(self.ply)
         c_index = Signal.like(f_len)
         c_x, c_y = Signal(cx), Signal(ry)
         c_record = Signal(cell)
-        use_cache = Signal()
+        use_cache = Signal()  # comb: the cell rules read c_record
         with m.If(use_cache):
             m.d.comb += f_record.eq(c_record)
         with m.Else():
@@ -884,9 +900,69 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
-        def next_candidate(limit, level, place=n_cursor):
-            """Go on with NEXT's candidates at ``place`` (``limit``: the frontier's length,
-            ``level``: the board's ply)."""
+        def fit_candidate(x, y, index, first_symbol, play, skip_valid, skip, limit, level=None):
+            """The record of listed cell (x, y), entry ``index``, is the cell rules' now: its
+            first symbol from ``first_symbol`` that fits and is not ``skip``; with ``play``
+            played as a ply (the frontier's length and the board's ply are ``limit`` and
+            ``level`` after this clock), else only found; none: the next entry, or not found."""
+            level = self.ply if level is None else level
+            hit = Signal(Symbol)
+            any_hit = Signal()
+            skip_here = skip_valid & (x == skip.x) & (y == skip.y)
+            for s in reversed(range(3)):
+                passed = skip_here & (skip.symbol.as_value() == s)
+                with m.If(f_open & f_fits[s] & (first_symbol.as_value() <= s) & ~passed):
+                    m.d.comb += [hit.eq(s), any_hit.eq(1)]
+            with m.If(any_hit):
+                last_symbol = hit == Symbol.BACKSLASH
+                after = Signal(cursor_layout(c, r))
+                m.d.comb += [
+                    after.index.eq(index + last_symbol),
+                    after.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                ]
+                m.d.sync += [
+                    self.found.eq(1),
+                    self.cand_x.eq(x),
+                    self.cand_y.eq(y),
+                    self.cand_symbol.eq(hit),
+                    self.next_cursor.eq(after),
+                    n_cursor.eq(after),
+                ]
+                with m.If(play & (level == self.plies)):  # no room for a ply
+                    m.d.sync += self.found.eq(0)
+                    finish(Verdict.OVERFLOW)
+                    m.next = "IDLE"
+                with m.Elif(play):
+                    # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
+                    m.d.comb += [move_x.eq(x), move_y.eq(y)]
+                    begin_turn(hit, 1, limit)
+                    m.d.sync += [
+                        top_known.eq(0),
+                        dead.eq(0),
+                        pend_x.eq(grown_x),
+                        pend_y.eq(grown_y),
+                        pend_w.eq(grown_w),
+                        pend_h.eq(grown_h),
+                    ]
+                    issue(x, y)
+                    m.next = "MOVE"
+                with m.Else():
+                    finish(Verdict.LEGAL)
+                    m.next = "IDLE"
+            with m.Elif(index + 1 >= limit):
+                m.d.sync += self.found.eq(0)
+                finish(Verdict.LEGAL)
+                m.next = "IDLE"
+            with m.Else():
+                m.d.sync += f_symbol.eq(0)
+                read_frontier(index + 1)
+                m.next = "CAND_CELL"
+
+        def next_candidate(limit, level, place=n_cursor, terms=None):
+            """Go on with NEXT's candidates at ``place`` (``limit``: the frontier's length, as it
+            is after this clock; ``level``: the board's ply; ``terms``: NEXT's play, skip_valid
+            and skip, when not yet in n_*; with them, the box is the one restored from the
+            marks in this clock)."""
             m.d.sync += [f_symbol.eq(place.symbol), stepping.eq(1), then_next.eq(0)]
             read_frontier(place.index)
             with m.If(place.index >= limit):
@@ -894,8 +970,18 @@ class TrackBoard(wiring.Component):
                 finish(Verdict.LEGAL)
                 m.next = "IDLE"
             with m.Elif(c_valid & (c_level == level) & (place.index == c_index)):
-                m.d.sync += [fx.eq(c_x), fy.eq(c_y), use_cache.eq(1)]
-                m.next = "CAND_FIT"
+                m.d.comb += use_cache.eq(1)
+                play, skip_valid, skip = terms or (n_play, n_skip_valid, n_skip)
+                if terms is not None:
+                    m.d.comb += [
+                        base_x.eq(last.box_x),
+                        base_y.eq(last.box_y),
+                        base_w.eq(last.box_w),
+                        base_h.eq(last.box_h),
+                    ]
+                fit_candidate(
+                    c_x, c_y, place.index, place.symbol, play, skip_valid, skip, limit, level
+                )
             with m.Else():
                 m.next = "CAND_CELL"
 
@@ -938,7 +1024,12 @@ class TrackBoard(wiring.Component):
                         n_skip_valid.eq(self.skip_valid),
                         n_skip.eq(Cat(self.skip_x, self.skip_y, self.skip_symbol)),
                     ]
-                    next_candidate(turn_f_mark, self.ply - 1, self.cursor)
+                    terms = (
+                        self.play,
+                        self.skip_valid,
+                        data.View(n_skip.shape(), Cat(self.skip_x, self.skip_y, self.skip_symbol)),
+                    )
+                    next_candidate(turn_f_mark, self.ply - 1, self.cursor, terms)
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
@@ -958,8 +1049,30 @@ class TrackBoard(wiring.Component):
             read_neighbours()
             m.next = "UNDO_NEIGHBOURS"
 
-        def begin_turn(symbol_value, ply_value):
-            """A turn starts: its symbol, whether it is a ply, and nothing placed or won yet."""
+        # A chain of take-backs, one tile a clock: the log's entry before the tile in hand is
+        # read ahead, and when it is a neighbour of that tile (as a forced tile is of the one
+        # that forced it), its record is among the neighbours read by ``take_back_tile``, so
+        # only its edges are read beside them, and it is taken back in the next clock
+        # (``UNDO_CHAIN``), beside the update of this tile's neighbours.
+        ahead = Signal()  # UNDO_TILE: the log's entry out now is the one before the tile in hand
+        m.d.sync += ahead.eq(0)
+
+        def chain_undo(more, next_index):
+            """After ``take_back_tile``: when ``more`` tiles are to be taken back and the log's
+            entry out now (at ``next_index``, the next one) is a neighbour of the tile in hand,
+            take it back in the next clock."""
+            nxt = log_rd.data
+            sides = [neighbour(qx, qy, d) for d in range(4)]
+            adjacent = Cat([(nxt.x == nx) & (nxt.y == ny) for nx, ny in sides]).any()
+            with m.If(more & adjacent):
+                read_cell_edges(nxt.x, nxt.y)
+                m.d.sync += [qx.eq(nxt.x), qy.eq(nxt.y), log_sp.eq(next_index)]
+                m.d.comb += log_rd.addr.eq(next_index - 1)
+                m.next = "UNDO_CHAIN"
+
+        def begin_turn(symbol_value, ply_value, f_mark=f_len):
+            """A turn starts: its symbol, whether it is a ply, and nothing placed or won yet
+            (``f_mark``: the frontier's length, where it is not yet ``f_len``)."""
             m.d.sync += [
                 symbol.eq(symbol_value),
                 self.tiles.eq(0),
@@ -968,7 +1081,7 @@ class TrackBoard(wiring.Component):
                 self.white_line.eq(0),
                 self.black_line.eq(0),
                 turn_mark.eq(log_sp),
-                turn_f_mark.eq(f_len),
+                turn_f_mark.eq(f_mark),
                 sp.eq(0),
                 top_valid.eq(0),
                 is_ply.eq(ply_value),
@@ -985,6 +1098,7 @@ class TrackBoard(wiring.Component):
                 top_known.eq(1),
                 prefetched.eq(is_ply),  # read by NEIGHBOURS and NEXT in this clock
             ]
+            m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
             with m.If(is_ply):
                 m.d.sync += self.ply.eq(self.ply + 1)
             finish(Verdict.LEGAL)
@@ -1078,12 +1192,15 @@ class TrackBoard(wiring.Component):
                                 begin_undo(last.log, last.frontier)
                                 m.d.sync += then_next.eq(self.op == TrackOp.UNDO_NEXT)
                                 m.d.sync += log_sp.eq(log_sp - 1)
+                                # The log's next entry, as UNDO_TILE would read it.
+                                m.d.comb += log_rd.addr.eq(log_sp - 2)
                                 with m.If(prefetched & writes_done_now):
-                                    # The log's next entry, as UNDO_TILE would read it.
-                                    m.d.comb += log_rd.addr.eq(log_sp - 2)
                                     take_back_tile()
+                                    # The log's entry out is the one the turn's end read.
+                                    chain_undo(log_sp - 1 > last.log, log_sp - 2)
                                 with m.Else():
                                     read_cell_edges(qx, qy)
+                                    m.d.sync += ahead.eq(1)
                                     m.next = "UNDO_TILE"
                             with m.Else():
                                 # A ply placed a tile at least: its last one is read now.
@@ -1155,8 +1272,8 @@ class TrackBoard(wiring.Component):
                 m.d.sync += [
                     to_push.eq(newly_forced),
                     to_append.eq(rest),
-                    from_x.eq(qx),
-                    from_y.eq(qy),
+                    from_x.eq(nq_x),
+                    from_y.eq(nq_y),
                     dead.eq(dead | kills.any()),
                 ]
                 # A tile that forced nothing, killed nothing, left no forced cell waiting and made
@@ -1216,14 +1333,26 @@ class TrackBoard(wiring.Component):
                         m.d.sync += log_sp.eq(log_sp - 1)
                         m.next = "UNDO_READ"
             with m.State("UNDO_READ"):  # the log's entry is out: read its cell and edges
-                m.d.sync += [qx.eq(log_rd.data.x), qy.eq(log_rd.data.y)]
+                m.d.sync += [qx.eq(log_rd.data.x), qy.eq(log_rd.data.y), ahead.eq(1)]
                 read_cell_edges(log_rd.data.x, log_rd.data.y)
                 m.next = "UNDO_TILE"
             with m.State("UNDO_TILE"):
                 with m.If(writes_busy):  # the last tile's far ends are still being written
                     read_cell_edges(qx, qy)
+                    m.d.sync += ahead.eq(1)
                 with m.Else():
                     take_back_tile()
+                    with m.If(ahead):
+                        chain_undo(log_sp > turn_mark, log_sp - 1)
+            with m.State("UNDO_CHAIN"):  # the last tile's neighbours; the tile in hand's turn
+                m.d.comb += update_neighbours.eq(1)
+                with m.If(writes_done_now):
+                    take_back_tile()
+                    chain_undo(log_sp > turn_mark, log_sp - 1)
+                with m.Else():  # the last tile's far ends take longer: read the tile again
+                    read_cell_edges(qx, qy)
+                    m.d.sync += ahead.eq(1)
+                    m.next = "UNDO_TILE"
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
                 with m.If((log_sp == turn_mark) & writes_done_now):
@@ -1238,19 +1367,17 @@ class TrackBoard(wiring.Component):
                         log_sp.eq(log_sp - 1),
                         qx.eq(log_rd.data.x),
                         qy.eq(log_rd.data.y),
+                        ahead.eq(1),
                     ]
+                    m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
                     read_cell_edges(log_rd.data.x, log_rd.data.y)
                     m.next = "UNDO_TILE"
 
             # CANDIDATE: entry f_index of the frontier list is out: read its cell.
             with m.State("CAND_CELL"):
                 read_listed_cell()
-                m.d.sync += use_cache.eq(0)
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
-                hit = Signal(Symbol)
-                any_hit = Signal()
-                skip_here = n_skip_valid & (fx == n_skip.x) & (fy == n_skip.y)
                 m.d.sync += [
                     c_valid.eq(1),
                     c_level.eq(self.ply),
@@ -1258,56 +1385,8 @@ class TrackBoard(wiring.Component):
                     c_x.eq(fx),
                     c_y.eq(fy),
                     c_record.eq(f_record),
-                    use_cache.eq(0),
                 ]
-                for s in reversed(range(3)):
-                    passed = skip_here & (n_skip.symbol.as_value() == s)
-                    with m.If(f_open & f_fits[s] & (f_symbol.as_value() <= s) & ~passed):
-                        m.d.comb += [hit.eq(s), any_hit.eq(1)]
-                with m.If(any_hit):
-                    last_symbol = hit == Symbol.BACKSLASH
-                    after = Signal(cursor_layout(c, r))
-                    m.d.comb += [
-                        after.index.eq(f_index + last_symbol),
-                        after.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
-                    ]
-                    m.d.sync += [
-                        self.found.eq(1),
-                        self.cand_x.eq(fx),
-                        self.cand_y.eq(fy),
-                        self.cand_symbol.eq(hit),
-                        self.next_cursor.eq(after),
-                        n_cursor.eq(after),
-                    ]
-                    with m.If(n_play & (self.ply == self.plies)):  # no room for a ply
-                        m.d.sync += self.found.eq(0)
-                        finish(Verdict.OVERFLOW)
-                        m.next = "IDLE"
-                    with m.Elif(n_play):
-                        # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
-                        m.d.comb += [move_x.eq(fx), move_y.eq(fy)]
-                        begin_turn(hit, 1)
-                        m.d.sync += [
-                            top_known.eq(0),
-                            dead.eq(0),
-                            pend_x.eq(grown_x),
-                            pend_y.eq(grown_y),
-                            pend_w.eq(grown_w),
-                            pend_h.eq(grown_h),
-                        ]
-                        issue(fx, fy)
-                        m.next = "MOVE"
-                    with m.Else():
-                        finish(Verdict.LEGAL)
-                        m.next = "IDLE"
-                with m.Elif(f_index + 1 >= f_len):
-                    m.d.sync += self.found.eq(0)
-                    finish(Verdict.LEGAL)
-                    m.next = "IDLE"
-                with m.Else():
-                    m.d.sync += f_symbol.eq(0)
-                    read_frontier(f_index + 1)
-                    m.next = "CAND_CELL"
+                fit_candidate(fx, fy, f_index, f_symbol, n_play, n_skip_valid, n_skip, f_len)
 
             # COMPACT: keep the open cells, in order.
             with m.State("COMPACT_CELL"):
