@@ -65,6 +65,8 @@ __all__ = [
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+# Where a state that looks for a candidate goes next (``go_to``).
+_GO_CELL, _GO_MOVE, _GO_IDLE = 0, 1, 2
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
@@ -197,8 +199,8 @@ class TrackBoard(wiring.Component):
         For ``NEXT`` and ``UNDO_NEXT``: play the candidate found; a move to pass over.
     proceed : In(1)
         For ``UNDO_NEXT``: go on to ``NEXT`` (else stop as ``UNDO`` does). ``UNDO_NEXT`` takes
-        ``proceed``, ``cursor``, ``play`` and the skip move when its ply is taken back, not when
-        it starts, so they may be settled in the clocks after the command.
+        ``proceed`` when its ply is taken back, not when it starts, so it may be settled in the
+        clocks after the command (its ``cursor``, ``play`` and skip move come with it).
     found : Out(1)
         After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
         ``cand_symbol``; ``next_cursor`` is the place just after it.
@@ -801,28 +803,27 @@ class TrackBoard(wiring.Component):
         fx, fy = Signal(cx), Signal(ry)
         f_bank = cell_bank(fx, fy)
         f_record = Signal(cell)
-        # The last cell CAND_FIT looked at, with the board's ply then: NEXT going on at that same
-        # entry at that ply (the next symbol, after a leaf was taken back) takes its record from
-        # here instead of reading the list and the cell again, and finds its candidate in the
-        # clock it goes on (the one that ends the take-back), with no CAND_FIT. The position at
-        # a ply is the same every time the board is back at it, until an UNDO goes below it or a
-        # game command.
+        with m.Switch(f_bank):
+            for bank in range(4):
+                with m.Case(bank):
+                    m.d.comb += f_record.eq(cell_rd[bank].data)
+        f_rules = cell_rules(list(f_record.known), list(f_record.white))
+        f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
+        # The symbols (+ / \\) that fit the listed cell: it is empty and one of their tiles fits.
+        f_fits = Cat(
+            [f_open & (f_rules["fit"][2 * s] | f_rules["fit"][2 * s + 1]) for s in range(3)]
+        )
+        # The last cell CAND_FIT looked at, with the board's ply then, and the symbols that fit
+        # it: NEXT going on at that same entry at that ply (the next symbol, after a leaf was
+        # taken back) finds its candidate from here in the clock it goes on (the one that ends
+        # the take-back), without reading the list and the cell again. The position at a ply is
+        # the same every time the board is back at it, until an UNDO goes below it or a game
+        # command.
         c_valid = Signal()
         c_level = Signal.like(self.ply)
         c_index = Signal.like(f_len)
         c_x, c_y = Signal(cx), Signal(ry)
-        c_record = Signal(cell)
-        use_cache = Signal()  # comb: the cell rules read c_record
-        with m.If(use_cache):
-            m.d.comb += f_record.eq(c_record)
-        with m.Else():
-            with m.Switch(f_bank):
-                for bank in range(4):
-                    with m.Case(bank):
-                        m.d.comb += f_record.eq(cell_rd[bank].data)
-        f_rules = cell_rules(list(f_record.known), list(f_record.white))
-        f_fits = [f_rules["fit"][2 * s] | f_rules["fit"][2 * s + 1] for s in range(3)]
-        f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
+        c_fits = Signal(3)
 
         m.d.sync += self.done.eq(0)
 
@@ -900,95 +901,52 @@ class TrackBoard(wiring.Component):
             ]
             m.next = "UNDO"
 
-        def fit_candidate(x, y, index, first_symbol, play, skip_valid, skip, limit, level=None):
-            """The record of listed cell (x, y), entry ``index``, is the cell rules' now: its
-            first symbol from ``first_symbol`` that fits and is not ``skip``; with ``play``
-            played as a ply (the frontier's length and the board's ply are ``limit`` and
-            ``level`` after this clock), else only found; none: the next entry, or not found."""
-            level = self.ply if level is None else level
-            hit = Signal(Symbol)
-            any_hit = Signal()
-            skip_here = skip_valid & (x == skip.x) & (y == skip.y)
-            for s in reversed(range(3)):
-                passed = skip_here & (skip.symbol.as_value() == s)
-                with m.If(f_open & f_fits[s] & (first_symbol.as_value() <= s) & ~passed):
-                    m.d.comb += [hit.eq(s), any_hit.eq(1)]
-            with m.If(any_hit):
-                last_symbol = hit == Symbol.BACKSLASH
-                after = Signal(cursor_layout(c, r))
-                m.d.comb += [
-                    after.index.eq(index + last_symbol),
-                    after.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
-                ]
-                m.d.sync += [
-                    self.found.eq(1),
-                    self.cand_x.eq(x),
-                    self.cand_y.eq(y),
-                    self.cand_symbol.eq(hit),
-                    self.next_cursor.eq(after),
-                    n_cursor.eq(after),
-                ]
-                with m.If(play & (level == self.plies)):  # no room for a ply
-                    m.d.sync += self.found.eq(0)
-                    finish(Verdict.OVERFLOW)
-                    m.next = "IDLE"
-                with m.Elif(play):
-                    # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
-                    m.d.comb += [move_x.eq(x), move_y.eq(y)]
-                    begin_turn(hit, 1, limit)
-                    m.d.sync += [
-                        top_known.eq(0),
-                        dead.eq(0),
-                        pend_x.eq(grown_x),
-                        pend_y.eq(grown_y),
-                        pend_w.eq(grown_w),
-                        pend_h.eq(grown_h),
-                    ]
-                    issue(x, y)
-                    m.next = "MOVE"
-                with m.Else():
-                    finish(Verdict.LEGAL)
-                    m.next = "IDLE"
-            with m.Elif(index + 1 >= limit):
-                m.d.sync += self.found.eq(0)
-                finish(Verdict.LEGAL)
-                m.next = "IDLE"
-            with m.Else():
-                m.d.sync += f_symbol.eq(0)
-                read_frontier(index + 1)
-                m.next = "CAND_CELL"
+        # Finding a candidate, one instance of the logic whichever state does it: NEXT going on
+        # (``next_candidate``: after a take-back, an illegal turn or a refused move) and a
+        # listed cell whose fitting symbols are known (CAND_FIT, or the cached cell when NEXT
+        # goes on at it). Its inputs follow the state (``going_on``, set by the states that may
+        # go on, and CAND_FIT), so that only whether it acts (``resume``, ``fit``) waits for an
+        # UNDO_NEXT's ``proceed``, which the search settles late; the reads it may need are
+        # issued whatever it decides. The states follow ``go_to``; the logic, after the FSM,
+        # writes its registers last, so they win over the states'.
+        go_to = Signal(2)  # where the state goes next: CAND_CELL, MOVE or IDLE
+        going_on = Signal()  # a state that may go on with NEXT's candidates (its inputs:)
+        resume_limit = Signal.like(f_len)  # the frontier's length after this clock,
+        resume_level = Signal.like(self.ply)  # the board's ply after it,
+        resume_restored = Signal()  # the box is being restored from the marks in this clock
+        resume = Signal()  # NEXT goes on in this clock
+        fit = Signal()  # a listed cell is looked at in this clock
 
-        def next_candidate(limit, level, place=n_cursor, terms=None):
-            """Go on with NEXT's candidates at ``place`` (``limit``: the frontier's length, as it
-            is after this clock; ``level``: the board's ply; ``terms``: NEXT's play, skip_valid
-            and skip, when not yet in n_*; with them, the box is the one restored from the
-            marks in this clock)."""
-            m.d.sync += [f_symbol.eq(place.symbol), stepping.eq(1), then_next.eq(0)]
-            read_frontier(place.index)
-            with m.If(place.index >= limit):
-                m.d.sync += self.found.eq(0)
-                finish(Verdict.LEGAL)
-                m.next = "IDLE"
-            with m.Elif(c_valid & (c_level == level) & (place.index == c_index)):
-                m.d.comb += use_cache.eq(1)
-                play, skip_valid, skip = terms or (n_play, n_skip_valid, n_skip)
-                if terms is not None:
-                    m.d.comb += [
-                        base_x.eq(last.box_x),
-                        base_y.eq(last.box_y),
-                        base_w.eq(last.box_w),
-                        base_h.eq(last.box_h),
-                    ]
-                fit_candidate(
-                    c_x, c_y, place.index, place.symbol, play, skip_valid, skip, limit, level
-                )
-            with m.Else():
-                m.next = "CAND_CELL"
+        def follow():
+            """The state goes where the candidate logic says."""
+            with m.Switch(go_to):
+                with m.Case(_GO_MOVE):
+                    m.next = "MOVE"
+                with m.Case(_GO_IDLE):
+                    m.next = "IDLE"
+                with m.Default():
+                    m.next = "CAND_CELL"
+
+        def may_go_on(limit, level, restored=False):
+            """This state may go on with NEXT's candidates (``limit``: the frontier's length
+            after this clock; ``level``: the board's ply after it; ``restored``: the box is the
+            one restored from the marks in this clock)."""
+            m.d.comb += [
+                going_on.eq(1),
+                resume_limit.eq(limit),
+                resume_level.eq(level),
+                resume_restored.eq(restored),
+            ]
+
+        def next_candidate():
+            """Go on with NEXT's candidates at ``n_cursor`` (the state said ``may_go_on``)."""
+            m.d.comb += resume.eq(1)
+            follow()
 
         def refuse(verdict):
             """The turn is illegal (nothing was placed): its verdict, or NEXT's next candidate."""
             with m.If(stepping):
-                next_candidate(f_len, self.ply)
+                next_candidate()
             with m.Else():
                 finish(verdict)
                 m.next = "IDLE"
@@ -996,11 +954,15 @@ class TrackBoard(wiring.Component):
         def end_undo():
             """The turn or ply is taken back: back to idle with its verdict (or, in NEXT and
             UNDO_NEXT, on to the next candidate)."""
+            read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
+            # NEXT goes on (if it does) in the position before the ply, or (an illegal turn)
+            # in the one the turn started from.
+            may_go_on(turn_f_mark, Mux(dead, self.ply, self.ply - 1), restored=~dead)
             m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
             with m.If(dead):
                 m.d.sync += self.tiles.eq(0)
                 with m.If(stepping):
-                    next_candidate(turn_f_mark, self.ply)
+                    next_candidate()
                 with m.Else():
                     finish(Verdict.DEAD)
                     m.next = "IDLE"
@@ -1016,20 +978,9 @@ class TrackBoard(wiring.Component):
                 with m.If(c_level >= self.ply):  # the position it was read in is gone
                     m.d.sync += c_valid.eq(0)
                 with m.If(then_next & self.proceed):
-                    # UNDO_NEXT: its terms are taken now (the search may settle them while the
-                    # ply is being taken back).
-                    m.d.sync += [
-                        n_cursor.eq(self.cursor),
-                        n_play.eq(self.play),
-                        n_skip_valid.eq(self.skip_valid),
-                        n_skip.eq(Cat(self.skip_x, self.skip_y, self.skip_symbol)),
-                    ]
-                    terms = (
-                        self.play,
-                        self.skip_valid,
-                        data.View(n_skip.shape(), Cat(self.skip_x, self.skip_y, self.skip_symbol)),
-                    )
-                    next_candidate(turn_f_mark, self.ply - 1, self.cursor, terms)
+                    # UNDO_NEXT goes on (``proceed`` is taken now: the search may settle it while
+                    # the ply is being taken back; the other terms came with the command).
+                    next_candidate()
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
@@ -1057,17 +1008,30 @@ class TrackBoard(wiring.Component):
         ahead = Signal()  # UNDO_TILE: the log's entry out now is the one before the tile in hand
         m.d.sync += ahead.eq(0)
 
-        def chain_undo(more, next_index):
-            """After ``take_back_tile``: when ``more`` tiles are to be taken back and the log's
-            entry out now (at ``next_index``, the next one) is a neighbour of the tile in hand,
-            take it back in the next clock."""
-            nxt = log_rd.data
-            sides = [neighbour(qx, qy, d) for d in range(4)]
-            adjacent = Cat([(nxt.x == nx) & (nxt.y == ny) for nx, ny in sides]).any()
-            with m.If(more & adjacent):
-                read_cell_edges(nxt.x, nxt.y)
-                m.d.sync += [qx.eq(nxt.x), qy.eq(nxt.y), log_sp.eq(next_index)]
-                m.d.comb += log_rd.addr.eq(next_index - 1)
+        chain = Signal()  # a tile is taken back in this clock, and the next one may follow:
+        chain_index = Signal.like(log_sp)  # the log's entry of the tile in hand,
+        chain_mark = Signal.like(log_sp)  # the ply's first entry
+        nxt = log_rd.data
+        sides = [neighbour(qx, qy, d) for d in range(4)]
+        chain_go = Signal()  # it follows in the next clock (UNDO_CHAIN)
+        m.d.comb += chain_go.eq(
+            chain
+            & (chain_index > chain_mark)
+            & Cat([(nxt.x == nx) & (nxt.y == ny) for nx, ny in sides]).any()
+        )
+
+        def may_chain(index, mark):
+            """This state may take back the tile in hand, at log entry ``index``, of a ply or
+            turn whose first tile is at ``mark`` (set whatever the state decides, so that the
+            comparisons do not wait for its decision)."""
+            m.d.comb += [chain_index.eq(index), chain_mark.eq(mark)]
+
+        def chain_undo():
+            """After ``take_back_tile`` (the state said ``may_chain``): when the log's entry out
+            now, the next to take back, is a neighbour of the tile in hand, it is taken back in
+            the next clock."""
+            m.d.comb += chain.eq(1)
+            with m.If(chain_go):
                 m.next = "UNDO_CHAIN"
 
         def begin_turn(symbol_value, ply_value, f_mark=f_len):
@@ -1104,10 +1068,15 @@ class TrackBoard(wiring.Component):
             finish(Verdict.LEGAL)
             m.next = "IDLE"
 
-        with m.FSM(name="track_fsm"):
+        with m.FSM(name="track_fsm") as fsm:
             with m.State("IDLE"):
                 read_cell_edges(self.peek_x, self.peek_y)
                 m.d.sync += peek_bank.eq(cell_bank(self.peek_x, self.peek_y))
+                # Right after a ply, an UNDO may take its last tile back at once and the one
+                # before it in the next clock: that one's edges are read now, whatever comes.
+                may_chain(log_sp - 1, last.log)
+                with m.If(prefetched):
+                    read_cell_edges(nxt.x, nxt.y)
                 with m.If(self.start):
                     m.d.sync += [
                         self.busy.eq(1),
@@ -1197,7 +1166,7 @@ class TrackBoard(wiring.Component):
                                 with m.If(prefetched & writes_done_now):
                                     take_back_tile()
                                     # The log's entry out is the one the turn's end read.
-                                    chain_undo(log_sp - 1 > last.log, log_sp - 2)
+                                    chain_undo()
                                 with m.Else():
                                     read_cell_edges(qx, qy)
                                     m.d.sync += ahead.eq(1)
@@ -1240,6 +1209,8 @@ class TrackBoard(wiring.Component):
                     m.next = "IDLE"
 
             with m.State("MOVE"):  # the move's own tile: the checks, then as a forced tile
+                read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
+                may_go_on(f_len, self.ply)  # a refused move
                 with m.If(self.empty):
                     place(move_tile)
                     m.next = "NEIGHBOURS"
@@ -1337,18 +1308,20 @@ class TrackBoard(wiring.Component):
                 read_cell_edges(log_rd.data.x, log_rd.data.y)
                 m.next = "UNDO_TILE"
             with m.State("UNDO_TILE"):
+                may_chain(log_sp, turn_mark)
                 with m.If(writes_busy):  # the last tile's far ends are still being written
                     read_cell_edges(qx, qy)
                     m.d.sync += ahead.eq(1)
                 with m.Else():
                     take_back_tile()
                     with m.If(ahead):
-                        chain_undo(log_sp > turn_mark, log_sp - 1)
+                        chain_undo()
             with m.State("UNDO_CHAIN"):  # the last tile's neighbours; the tile in hand's turn
+                may_chain(log_sp, turn_mark)
                 m.d.comb += update_neighbours.eq(1)
                 with m.If(writes_done_now):
                     take_back_tile()
-                    chain_undo(log_sp > turn_mark, log_sp - 1)
+                    chain_undo()
                 with m.Else():  # the last tile's far ends take longer: read the tile again
                     read_cell_edges(qx, qy)
                     m.d.sync += ahead.eq(1)
@@ -1378,15 +1351,17 @@ class TrackBoard(wiring.Component):
                 read_listed_cell()
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
+                read_cell_edges(fx, fy)  # in case it is played
                 m.d.sync += [
                     c_valid.eq(1),
                     c_level.eq(self.ply),
                     c_index.eq(f_index),
                     c_x.eq(fx),
                     c_y.eq(fy),
-                    c_record.eq(f_record),
+                    c_fits.eq(f_fits),
                 ]
-                fit_candidate(fx, fy, f_index, f_symbol, n_play, n_skip_valid, n_skip, f_len)
+                m.d.comb += fit.eq(1)
+                follow()
 
             # COMPACT: keep the open cells, in order.
             with m.State("COMPACT_CELL"):
@@ -1403,4 +1378,113 @@ class TrackBoard(wiring.Component):
                 with m.Else():
                     read_frontier(f_index + 1)
                     m.next = "COMPACT_CELL"
+
+        # --- the shared logic of the states (see ``next_candidate`` and ``chain_undo``) --------
+        with m.If(chain_go & ~fsm.ongoing("IDLE")):  # (IDLE read them already)
+            read_cell_edges(nxt.x, nxt.y)
+        with m.If(chain_go):
+            m.d.sync += [qx.eq(nxt.x), qy.eq(nxt.y), log_sp.eq(chain_index - 1)]
+            m.d.comb += log_rd.addr.eq(chain_index - 2)  # the one after it, ahead
+
+        m.d.comb += go_to.eq(_GO_CELL)
+        # NEXT going on: at the cached cell (the next symbol after a leaf), or at the listed
+        # entry, which is read now whatever is decided (the entry after the cached cell's, or
+        # the cursor's own).
+        in_fit = fsm.ongoing("CAND_FIT")
+        cache_match = c_valid & (c_level == resume_level) & (n_cursor.index == c_index)
+        resume_entry = Signal.like(f_len)
+        m.d.comb += resume_entry.eq(Mux(cache_match, n_cursor.index + 1, n_cursor.index))
+        with m.If(going_on):
+            for bank in range(2):
+                m.d.comb += front_rd[bank].addr.eq(resume_entry[1:])
+        with m.If(resume):
+            m.d.sync += [
+                f_symbol.eq(Mux(cache_match, 0, n_cursor.symbol)),
+                f_index.eq(resume_entry),
+                stepping.eq(1),
+                then_next.eq(0),
+            ]
+            with m.If(n_cursor.index >= resume_limit):
+                m.d.sync += self.found.eq(0)
+                finish(Verdict.LEGAL)
+                m.d.comb += go_to.eq(_GO_IDLE)
+            with m.Elif(cache_match):
+                m.d.comb += fit.eq(1)
+        with m.If(going_on & resume_restored):
+            m.d.comb += [
+                base_x.eq(last.box_x),
+                base_y.eq(last.box_y),
+                base_w.eq(last.box_w),
+                base_h.eq(last.box_h),
+            ]
+        # The listed cell looked at: CAND_FIT's (just read), else the cached one.
+        fit_x, fit_y = Signal(cx), Signal(ry)
+        fit_fits = Signal(3)  # the symbols that fit it,
+        fit_index = Signal.like(f_len)  # its entry,
+        fit_first = Signal(Symbol)  # the first symbol to try,
+        fit_limit = Signal.like(f_len)  # the frontier's length after this clock,
+        fit_level = Signal.like(self.ply)  # the board's ply after it
+        m.d.comb += [
+            fit_x.eq(Mux(in_fit, fx, c_x)),
+            fit_y.eq(Mux(in_fit, fy, c_y)),
+            fit_fits.eq(Mux(in_fit, f_fits, c_fits)),
+            fit_index.eq(Mux(in_fit, f_index, n_cursor.index)),
+            fit_first.eq(Mux(in_fit, f_symbol, n_cursor.symbol)),
+            fit_limit.eq(Mux(in_fit, f_len, resume_limit)),
+            fit_level.eq(Mux(in_fit, self.ply, resume_level)),
+        ]
+        with m.If(in_fit | going_on):  # the box it would grow (for ``pend``, if played)
+            m.d.comb += [move_x.eq(fit_x), move_y.eq(fit_y)]
+        with m.If(fit):
+            hit = Signal(Symbol)
+            any_hit = Signal()
+            skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
+            for s in reversed(range(3)):
+                passed = skip_here & (n_skip.symbol.as_value() == s)
+                with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
+                    m.d.comb += [hit.eq(s), any_hit.eq(1)]
+            with m.If(any_hit):
+                last_symbol = hit == Symbol.BACKSLASH
+                after = Signal(cursor_layout(c, r))
+                m.d.comb += [
+                    after.index.eq(fit_index + last_symbol),
+                    after.symbol.eq(Mux(last_symbol, 0, hit.as_value() + 1)),
+                ]
+                m.d.sync += [
+                    self.found.eq(1),
+                    self.cand_x.eq(fit_x),
+                    self.cand_y.eq(fit_y),
+                    self.cand_symbol.eq(hit),
+                    self.next_cursor.eq(after),
+                    n_cursor.eq(after),
+                ]
+                with m.If(n_play & (fit_level == self.plies)):  # no room for a ply
+                    m.d.sync += self.found.eq(0)
+                    finish(Verdict.OVERFLOW)
+                    m.d.comb += go_to.eq(_GO_IDLE)
+                with m.Elif(n_play):
+                    # NEXT: play it as a PLY (an illegal turn goes on at ``after``).
+                    begin_turn(hit, 1, fit_limit)
+                    m.d.sync += [
+                        top_known.eq(0),
+                        dead.eq(0),
+                        pend_x.eq(grown_x),
+                        pend_y.eq(grown_y),
+                        pend_w.eq(grown_w),
+                        pend_h.eq(grown_h),
+                    ]
+                    # Its cell and edges were read in this clock by the state, whatever the
+                    # decision (which may wait for the search's ``proceed``).
+                    m.d.sync += [qx.eq(fit_x), qy.eq(fit_y)]
+                    m.d.comb += go_to.eq(_GO_MOVE)
+                with m.Else():
+                    finish(Verdict.LEGAL)
+                    m.d.comb += go_to.eq(_GO_IDLE)
+            with m.Elif(fit_index + 1 >= fit_limit):
+                m.d.sync += self.found.eq(0)
+                finish(Verdict.LEGAL)
+                m.d.comb += go_to.eq(_GO_IDLE)
+            with m.Elif(in_fit):  # the next entry (NEXT going on read it already)
+                m.d.sync += f_symbol.eq(0)
+                read_frontier(fit_index + 1)
         return m

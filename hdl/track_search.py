@@ -342,9 +342,10 @@ class TrackSearch(wiring.Component):
         cmd_play = Signal()  # and whether the budget lets it play one more
         cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
         # A search's commands go out in the clock the search decides them (``now``), so the
-        # board is not idle in between; their terms are these (the move of PLY, the terms of
-        # NEXT, set in that same clock; UNDO_NEXT's, which the board takes when the ply is off,
-        # two clocks after the command at the soonest, are settled in LEAF's clock or before).
+        # board is not idle in between; their terms are these, set in that same clock (the move
+        # of PLY, the terms of NEXT and UNDO_NEXT), except UNDO_NEXT's ``proceed``, which the
+        # board takes when the ply is off, a clock after the command at the soonest: a leaf's
+        # is settled in LEAF's clock.
         now = Signal()
         now_op = Signal(TrackOp)
         term_move = Signal(moves_shape)
@@ -500,8 +501,8 @@ class TrackSearch(wiring.Component):
             """``v`` is the score of ``move``, the move of the parent node (the board's ply
             less one), whose candidates go on at ``place``: the parent takes the score, and the
             board takes the move back, then (without a cutoff) plays the parent's next legal
-            move. With ``issued``, the board's UNDO_NEXT went out already: only whether it
-            proceeds, and its terms, are settled here (before the ply is taken back)."""
+            move. With ``issued``, the board's UNDO_NEXT went out already, with its terms: only
+            whether it proceeds is settled here (before the ply is taken back)."""
             with m.If(v > parent_best):
                 best.set_parent(v)
             with m.If(parent == 0):
@@ -524,6 +525,13 @@ class TrackSearch(wiring.Component):
                     with m.If(searching_pv):
                         m.d.sync += split_first_done.eq(1)
                     m.d.sync += want.eq(1)
+            if not issued:  # the terms of the parent's next move (unused on a cutoff)
+                next_move(
+                    place,
+                    Mux(parent == 0, result, parent_killer),
+                    Mux(parent == 0, have_result, parent_killer_valid),
+                    at_once=True,
+                )
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
                 alpha.set_parent(v)
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
@@ -536,12 +544,6 @@ class TrackSearch(wiring.Component):
             with m.Else():
                 with m.If(v > parent_alpha):
                     alpha.set_parent(v)
-                next_move(
-                    place,
-                    Mux(parent == 0, result, parent_killer),
-                    Mux(parent == 0, have_result, parent_killer_valid),
-                    at_once=issued,
-                )
                 proceed(1, at_once=issued)
                 if not issued:
                     command(TrackOp.UNDO_NEXT)
@@ -567,6 +569,7 @@ class TrackSearch(wiring.Component):
                     place,
                     Mux(in_split, parent_killer, result),
                     Mux(in_split, parent_killer_valid, have_result),
+                    at_once=True,
                 )
                 proceed(1)
                 command(TrackOp.UNDO_NEXT)
@@ -586,8 +589,15 @@ class TrackSearch(wiring.Component):
                 enter_node(-parent_beta, -parent_alpha)
                 first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
-                # A leaf: the board takes it back at once, while its score is compared in the
-                # next clock (LEAF), which settles whether the board goes on to the next move.
+                # A leaf: the board takes it back at once, with the terms of the parent's next
+                # move, while its score is compared in the next clock (LEAF), which settles
+                # whether the board goes on to it.
+                next_move(
+                    place,
+                    Mux(parent == 0, result, parent_killer),
+                    Mux(parent == 0, have_result, parent_killer_valid),
+                    at_once=True,
+                )
                 proceed(0)
                 command(TrackOp.UNDO_NEXT)
                 m.next = "LEAF"
