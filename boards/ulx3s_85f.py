@@ -3,9 +3,10 @@
 =================  ==========================================================================
 player             the complete player with 6 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``; built at
-                   commit fff08ea with ``--engines 6``: 64281 of 83640 LUTs, 77%; 10697 FFs;
-                   114 of 208 DP16KD; 27.7 MHz routed against the 25 MHz clock; 22 min with
-                   other jobs running). 8 engines no longer meet the 25 MHz clock since the
+                   commit 80f9e82 with ``--engines 6``: 61984 of 83640 LUTs, 74%; 8063 FFs;
+                   114 of 208 DP16KD; 27.6 MHz routed against the 25 MHz clock; 25 min with
+                   other jobs running; 0.492 nodes per clock; at fff08ea 64281 LUTs, 27.7 MHz,
+                   0.417 nodes per clock). 8 engines no longer meet the 25 MHz clock since the
                    board's speed-ups: at fff08ea 80925 LUTs, 97%, 24.0 MHz routed (FAILED); at
                    f9d72e3 (13.2 clocks per node) 75758 LUTs, 91%, 26.3 MHz, met. 6 engines
                    search 0.417 nodes per clock, 8 engines 0.425 (docs/parallel.md). 4 engines

@@ -57,9 +57,9 @@ REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
 REAL_SEARCH = (("engines", 6), ("max_depth", 6))
 REAL_TORUS = 64
-#: Clocks per node of the real board's search: its 6 engines play 0.417 nodes per clock (README,
-#: Figures, ``python -m trax_fpga.sim.track_bench``; one engine 0.097).
-CLOCKS_PER_NODE = 2.4
+#: Clocks per node of the real board's search: its 6 engines play 0.492 nodes per clock (README,
+#: Figures, ``python -m trax_fpga.sim.track_bench``, commit 80f9e82; one engine 0.110).
+CLOCKS_PER_NODE = 2.0
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
