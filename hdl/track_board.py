@@ -1005,9 +1005,8 @@ class TrackBoard(wiring.Component):
         # that forced it), its record is among the neighbours read by ``take_back_tile``, so
         # only its edges are read beside them, and it is taken back in the next clock
         # (``UNDO_CHAIN``), beside the update of this tile's neighbours.
-        ahead = Signal()  # UNDO_TILE: the log's entry out now is the one before the tile in hand
-        m.d.sync += ahead.eq(0)
-
+        # Every way into UNDO_TILE reads that entry ahead (the log's entry out in UNDO_TILE is
+        # the one before the tile in hand).
         chain = Signal()  # a tile is taken back in this clock, and the next one may follow:
         chain_index = Signal.like(log_sp)  # the log's entry of the tile in hand,
         chain_mark = Signal.like(log_sp)  # the ply's first entry
@@ -1169,7 +1168,6 @@ class TrackBoard(wiring.Component):
                                     chain_undo()
                                 with m.Else():
                                     read_cell_edges(qx, qy)
-                                    m.d.sync += ahead.eq(1)
                                     m.next = "UNDO_TILE"
                             with m.Else():
                                 # A ply placed a tile at least: its last one is read now.
@@ -1304,18 +1302,16 @@ class TrackBoard(wiring.Component):
                         m.d.sync += log_sp.eq(log_sp - 1)
                         m.next = "UNDO_READ"
             with m.State("UNDO_READ"):  # the log's entry is out: read its cell and edges
-                m.d.sync += [qx.eq(log_rd.data.x), qy.eq(log_rd.data.y), ahead.eq(1)]
+                m.d.sync += [qx.eq(log_rd.data.x), qy.eq(log_rd.data.y)]
                 read_cell_edges(log_rd.data.x, log_rd.data.y)
                 m.next = "UNDO_TILE"
             with m.State("UNDO_TILE"):
                 may_chain(log_sp, turn_mark)
                 with m.If(writes_busy):  # the last tile's far ends are still being written
                     read_cell_edges(qx, qy)
-                    m.d.sync += ahead.eq(1)
                 with m.Else():
                     take_back_tile()
-                    with m.If(ahead):
-                        chain_undo()
+                    chain_undo()
             with m.State("UNDO_CHAIN"):  # the last tile's neighbours; the tile in hand's turn
                 may_chain(log_sp, turn_mark)
                 m.d.comb += update_neighbours.eq(1)
@@ -1324,7 +1320,6 @@ class TrackBoard(wiring.Component):
                     chain_undo()
                 with m.Else():  # the last tile's far ends take longer: read the tile again
                     read_cell_edges(qx, qy)
-                    m.d.sync += ahead.eq(1)
                     m.next = "UNDO_TILE"
             with m.State("UNDO_NEIGHBOURS"):
                 m.d.comb += update_neighbours.eq(1)
@@ -1340,7 +1335,6 @@ class TrackBoard(wiring.Component):
                         log_sp.eq(log_sp - 1),
                         qx.eq(log_rd.data.x),
                         qy.eq(log_rd.data.y),
-                        ahead.eq(1),
                     ]
                     m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
                     read_cell_edges(log_rd.data.x, log_rd.data.y)

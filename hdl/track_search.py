@@ -474,22 +474,29 @@ class TrackSearch(wiring.Component):
             else:
                 m.d.comb += [now.eq(1), now_op.eq(what)]
 
-        def next_move(cursor_value, skip, skip_valid, *, at_once=False):
-            """NEXT or UNDO_NEXT's terms: the node's place, its first move, the budget; with
-            ``at_once``, also to the board in this clock."""
+        def next_move(cursor_value, skip, skip_valid):
+            """NEXT or UNDO_NEXT's terms, to the board in this clock (the command's): the node's
+            place, its first move, the budget."""
             m.d.sync += [
                 cmd_cursor.eq(cursor_value),
                 cmd_skip.eq(skip),
                 cmd_skip_valid.eq(skip_valid),
                 cmd_play.eq(~spent),
             ]
-            if at_once:
-                m.d.comb += [
-                    term_cursor.eq(cursor_value),
-                    term_skip.eq(skip),
-                    term_skip_valid.eq(skip_valid),
-                    term_play.eq(~spent),
-                ]
+            m.d.comb += [
+                term_cursor.eq(cursor_value),
+                term_skip.eq(skip),
+                term_skip_valid.eq(skip_valid),
+                term_play.eq(~spent),
+            ]
+
+        def parent_goes_on(place):
+            """The terms of the parent's next move (at ``place``, its first move passed over)."""
+            next_move(
+                place,
+                Mux(parent == 0, result, parent_killer),
+                Mux(parent == 0, have_result, parent_killer_valid),
+            )
 
         def proceed(value, *, at_once=False):
             """UNDO_NEXT's ``proceed`` (with ``at_once``, also to the board in this clock)."""
@@ -525,13 +532,8 @@ class TrackSearch(wiring.Component):
                     with m.If(searching_pv):
                         m.d.sync += split_first_done.eq(1)
                     m.d.sync += want.eq(1)
-            if not issued:  # the terms of the parent's next move (unused on a cutoff)
-                next_move(
-                    place,
-                    Mux(parent == 0, result, parent_killer),
-                    Mux(parent == 0, have_result, parent_killer_valid),
-                    at_once=True,
-                )
+            if not issued:  # (unused on a cutoff)
+                parent_goes_on(place)
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff
                 alpha.set_parent(v)
                 m.d.sync += value.eq(Mux(v > parent_best, v, parent_best))
@@ -569,7 +571,6 @@ class TrackSearch(wiring.Component):
                     place,
                     Mux(in_split, parent_killer, result),
                     Mux(in_split, parent_killer_valid, have_result),
-                    at_once=True,
                 )
                 proceed(1)
                 command(TrackOp.UNDO_NEXT)
@@ -592,12 +593,7 @@ class TrackSearch(wiring.Component):
                 # A leaf: the board takes it back at once, with the terms of the parent's next
                 # move, while its score is compared in the next clock (LEAF), which settles
                 # whether the board goes on to it.
-                next_move(
-                    place,
-                    Mux(parent == 0, result, parent_killer),
-                    Mux(parent == 0, have_result, parent_killer_valid),
-                    at_once=True,
-                )
+                parent_goes_on(place)
                 proceed(0)
                 command(TrackOp.UNDO_NEXT)
                 m.next = "LEAF"
@@ -615,7 +611,7 @@ class TrackSearch(wiring.Component):
                     command(TrackOp.PLY)
                     m.next = "PLAY"
             with m.Else():
-                next_move(cursor_v, first, first_valid, at_once=True)
+                next_move(cursor_v, first, first_valid)
                 command(TrackOp.NEXT)
                 m.next = "CANDIDATE"
 
