@@ -9,9 +9,12 @@ tile:
   forced, is it dead) follow from its own record alone, with :func:`~.legality.cell_rules`.
   The banks are coloured like a king's move on the two chequerboard halves
   (:func:`cell_bank`), so the four neighbours of any cell lie in four different banks and are
-  read, or written, in one clock.
+  read, or written, in one clock. A cell is only ever written with the record read from it in
+  the clock before, so each bank writes where it was read (no write address is made).
 - **Track ends** (eight banks): per edge between two cells, where it is the open end of a track
-  (a tile on one side, an empty cell on the other), the edge at the other end of that track.
+  (a tile on one side, an empty cell on the other), the edge at the other end of that track,
+  and the track's class for the evaluation (attack or near), so that a track a tile ends is
+  counted off from what was read, and only the tile's new tracks are measured.
   Edges are split by direction and by the parities of their column and row, so a cell's four
   edges lie in four different banks (and a tile's four writes seldom meet in one).
 - **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
@@ -283,9 +286,14 @@ class TrackBoard(wiring.Component):
         # A track end: its edge, and which of the edge's two cells is the empty one it points
         # into (``out`` 1: the cell east or south of the edge; 0: the cell (x, y) itself).
         end_layout = data.StructLayout({"edge": edge, "out": 1})
+        # What the table keeps at an open track end: the other end, and the track's class for
+        # the evaluation (its two ends' targets 1 apart: an attack; 2 apart: near), so that a
+        # track a tile ends is counted off without measuring it again.
+        entry_layout = data.StructLayout({"partner": end_layout, "attack": 1, "near": 1})
 
         # --- memories ---------------------------------------------------------------------------
         cell_depth = c * r // 4
+        cell_address_bits = ceil_log2(cell_depth)
         edge_depth = c * r // 4
         cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
         # Reads see the writes of their own clock (transparent), so that a tile can be read
@@ -296,7 +304,7 @@ class TrackBoard(wiring.Component):
             cell_wr.append(mem.write_port())
             cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
         for bank in range(EDGE_BANKS):
-            mem = Memory(shape=end_layout, depth=edge_depth, init=[])
+            mem = Memory(shape=entry_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
             edge_rd.append(mem.read_port(transparent_for=(edge_wr[-1],)))
@@ -344,6 +352,13 @@ class TrackBoard(wiring.Component):
                 with m.If(edge_bank(e) == bank):
                     m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
 
+        # Where each cell bank was read in the last clock: a cell is written only with the
+        # record read from it in the clock before (a tile placed or taken back, a neighbour
+        # updated), so its write address is this, not made again.
+        read_at = [Signal(cell_address_bits, name=f"read_at_{bank}") for bank in range(4)]
+        for bank in range(4):
+            m.d.sync += read_at[bank].eq(cell_rd[bank].addr)
+
         def read_cell_edges(x, y):
             """Read cell (x, y)'s record and its four edges (out in the next clock)."""
             m.d.comb += [read_x.eq(x), read_y.eq(y)]
@@ -363,13 +378,15 @@ class TrackBoard(wiring.Component):
             for d in range(4)
         ]
         ends = []  # the partner stored at each side's edge
+        classes = []  # and the class of the track that ends there
         for d in range(4):
-            end = Signal(end_layout, name=f"end_{d}")
+            entry = Signal(entry_layout, name=f"entry_{d}")
             with m.Switch(edge_bank(own_edges[d])):
                 for bank in range(EDGE_BANKS):
                     with m.Case(bank):
-                        m.d.comb += end.eq(edge_rd[bank].data)
-            ends.append(end)
+                        m.d.comb += entry.eq(edge_rd[bank].data)
+            ends.append(entry.partner)
+            classes.append(Cat(entry.attack, entry.near))
         rules = cell_rules(list(record.known), list(record.white))
         fit = Cat(rules["fit"])
 
@@ -389,30 +406,31 @@ class TrackBoard(wiring.Component):
         north = wrap(pend_y - 1, ry)
         south = wrap(pend_y + pend_h - 1, ry)
 
+        outer_layout = data.StructLayout({"west": 1, "east": 1, "north": 1, "south": 1})
+
+        def outer(e):
+            """Which outer edges of the turn's box edge e lies on."""
+            return Cat(
+                ~e.south & (e.x == west),
+                ~e.south & (e.x == east),
+                e.south & (e.y == north),
+                e.south & (e.y == south),
+            )
+
         def line(a, b):
-            """A track with ends a and b is a line of the turn's box."""
-
-            def west_of(e):
-                return ~e.south & (e.x == west)
-
-            def east_of(e):
-                return ~e.south & (e.x == east)
-
-            def north_of(e):
-                return e.south & (e.y == north)
-
-            def south_of(e):
-                return e.south & (e.y == south)
-
-            across = (west_of(a) & east_of(b)) | (east_of(a) & west_of(b))
-            down = (north_of(a) & south_of(b)) | (south_of(a) & north_of(b))
+            """A track whose ends lie on the outer edges ``a`` and ``b`` (of ``outer_layout``)
+            is a line of the turn's box."""
+            across = (a.west & b.east) | (a.east & b.west)
+            down = (a.north & b.south) | (a.south & b.north)
             return (across & (pend_w >= 8)) | (down & (pend_h >= 8))
 
         # --- the two tracks of the tile: ends, loops, lines, and the track-end writes ----------
         # For the colour-k track joining sides d1 < d2: A and B are its new ends (the far end of
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
         # B <- A, unless the tile closes a loop (A was already B's partner).
-        write_layout = data.StructLayout({"valid": 1, "target": edge, "partner": end_layout})
+        write_layout = data.StructLayout(
+            {"valid": 1, "target": edge, "partner": end_layout, "attack": 1, "near": 1}
+        )
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
         loops = [Signal(name=f"loop_{k}") for k in range(2)]  # black, white
@@ -421,40 +439,48 @@ class TrackBoard(wiring.Component):
         new_ends = [
             [Signal(end_layout, name=f"new_end_{k}_{i}") for i in range(2)] for k in range(2)
         ]
-        old_ends = [
-            [Signal(end_layout, name=f"old_end_{k}_{i}") for i in range(2)] for k in range(2)
-        ]
+        old_classes = [[Signal(2, name=f"old_class_{k}_{i}") for i in range(2)] for k in range(2)]
         old_known = [Signal(2, name=f"old_known_{k}") for k in range(2)]
+        # A side's end of the new track: the far end behind it, or its own edge.
+        side_ends = [
+            data.View(end_layout, Mux(record.known[d], ends[d].as_value(), own_ends[d].as_value()))
+            for d in range(4)
+        ]
+        side_outer = [outer(side_ends[d].edge) for d in range(4)]
         for k in range(2):
             mask = tile if k else ~tile[:4]
+            a, b = new_ends[k]
+            closes = Signal(name=f"closes_{k}")
+            a_outer = Signal(outer_layout, name=f"a_outer_{k}")
+            b_outer = Signal(outer_layout, name=f"b_outer_{k}")
             for d1, d2 in pairs:
                 with m.If(mask[:4] == (1 << d1) | (1 << d2)):
                     known1, known2 = record.known[d1], record.known[d2]
-                    a = data.View(
-                        end_layout, Mux(known1, ends[d1].as_value(), own_ends[d1].as_value())
-                    )
-                    b = data.View(
-                        end_layout, Mux(known2, ends[d2].as_value(), own_ends[d2].as_value())
-                    )
-                    closes = (
-                        known1 & known2 & (ends[d1].edge.as_value() == own_edges[d2].as_value())
-                    )
                     m.d.comb += [
-                        loops[k].eq(closes),
-                        lines[k].eq(~closes & line(a.edge, b.edge)),
-                        writes[2 * k].valid.eq(~closes),
-                        writes[2 * k].target.eq(a.edge),
-                        writes[2 * k].partner.eq(b),
-                        writes[2 * k + 1].valid.eq(~closes),
-                        writes[2 * k + 1].target.eq(b.edge),
-                        writes[2 * k + 1].partner.eq(a),
-                        # The evaluation: the new track, and the old ones through our sides.
-                        new_ends[k][0].eq(a),
-                        new_ends[k][1].eq(b),
+                        a.eq(side_ends[d1]),
+                        b.eq(side_ends[d2]),
+                        a_outer.eq(side_outer[d1]),
+                        b_outer.eq(side_outer[d2]),
+                        closes.eq(
+                            known1 & known2 & (ends[d1].edge.as_value() == own_edges[d2].as_value())
+                        ),
+                        writes[2 * k].valid.eq(1),
+                        writes[2 * k + 1].valid.eq(1),
+                        # The evaluation: the old tracks through our sides.
                         old_known[k].eq(Cat(known1, known2)),
-                        old_ends[k][0].eq(ends[d1]),
-                        old_ends[k][1].eq(ends[d2]),
+                        old_classes[k][0].eq(classes[d1]),
+                        old_classes[k][1].eq(classes[d2]),
                     ]
+            m.d.comb += [
+                loops[k].eq(closes),
+                lines[k].eq(~closes & line(a_outer, b_outer)),
+                writes[2 * k].target.eq(a.edge),
+                writes[2 * k].partner.eq(b),
+                writes[2 * k + 1].target.eq(b.edge),
+                writes[2 * k + 1].partner.eq(a),
+            ]
+            with m.If(closes):
+                m.d.comb += [writes[2 * k].valid.eq(0), writes[2 * k + 1].valid.eq(0)]
 
         # Undo of the tile in hand: each side that had a neighbour gets its far end back (its own
         # edge's partner field still holds it: a closed edge is never written), and that far end's
@@ -466,12 +492,16 @@ class TrackBoard(wiring.Component):
                 restores[d].valid.eq(record.known[d] & ~own),
                 restores[d].target.eq(ends[d].edge),
                 restores[d].partner.eq(Cat(own_edges[d], Const(d in (NORTH, WEST), 1))),
+                # The track is the old one again: its class is the one kept at our side.
+                restores[d].attack.eq(classes[d][0]),
+                restores[d].near.eq(classes[d][1]),
             ]
 
         # --- the evaluation's counts: attacks and near tracks of each colour -----------------
         # (host/trackeval.py). A tile changes only the tracks through it: the old tracks behind
-        # its sides with a neighbour go (their targets: this cell and their far end's), the new
-        # one comes (unless it is a loop). Taking the tile back does the opposite.
+        # its sides with a neighbour go (their classes are kept at those sides' edges), the new
+        # one comes (unless it is a loop: its class is measured here, and written with its ends).
+        # Taking the tile back does the opposite.
         def target(end):
             x, y = end.edge.x, end.edge.y
             tx = Mux(end.out & ~end.edge.south, wrap(x + 1, cx), x)
@@ -494,28 +524,28 @@ class TrackBoard(wiring.Component):
         count_place = Signal()
         count_undo = Signal()
         ev_new = [[Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)]
-        ev_old = [[Signal(end_layout, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
+        ev_old = [[Signal(2, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
         ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
         ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
-        ev_x, ev_y = Signal(cx), Signal(ry)
         ev_sign = Signal()  # 0: add the deltas (a tile placed), 1: subtract them (taken back)
         ev_valid = Signal()
         m.d.sync += ev_valid.eq(count_place | count_undo)
         with m.If(count_place | count_undo):
-            m.d.sync += [ev_x.eq(qx), ev_y.eq(qy), ev_sign.eq(count_undo)]
+            m.d.sync += ev_sign.eq(count_undo)
             for k in range(2):
                 m.d.sync += [
                     ev_add[k].eq(~loops[k]),
                     ev_known[k].eq(old_known[k]),
                     *[ev_new[k][i].eq(new_ends[k][i]) for i in range(2)],
-                    *[ev_old[k][i].eq(old_ends[k][i]) for i in range(2)],
+                    *[ev_old[k][i].eq(old_classes[k][i]) for i in range(2)],
                 ]
-        here = (ev_x, ev_y)
+        new_classes = []  # of the tile's new track of each colour
         delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
         delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
         for k in range(2):
             new_attack, new_near = distance_class(target(ev_new[k][0]), target(ev_new[k][1]))
-            gone = [distance_class(here, target(ev_old[k][i])) for i in range(2)]
+            new_classes.append(Cat(new_attack, new_near))
+            gone = ev_old[k]
             add = ev_add[k]
             m.d.comb += [
                 delta_attacks[k].eq(
@@ -571,6 +601,19 @@ class TrackBoard(wiring.Component):
         load_writes = Signal()
         load_restores = Signal()
         taken = [Signal(name=f"taken_{i}") for i in range(4)]
+        # A placed tile's writes take their track's class from the evaluation, measured in the
+        # clock after the decision (the first the writes go out in; the next tile's decision
+        # reloads both); a take-back's restores carry the class they read.
+        pending_new = Signal()
+        pending_entries = []
+        for i in range(4):
+            entry = Signal(entry_layout, name=f"pending_entry_{i}")
+            old_class = Cat(pending[i].attack, pending[i].near)
+            m.d.comb += [
+                entry.partner.eq(pending[i].partner),
+                Cat(entry.attack, entry.near).eq(Mux(pending_new, new_classes[i // 2], old_class)),
+            ]
+            pending_entries.append(entry)
         for bank in range(EDGE_BANKS):
             claimed = Const(0, 1)
             for i in range(4):
@@ -579,10 +622,12 @@ class TrackBoard(wiring.Component):
                     m.d.comb += [
                         edge_wr[bank].en.eq(1),
                         edge_wr[bank].addr.eq(edge_address(pending[i].target)),
-                        edge_wr[bank].data.eq(pending[i].partner),
+                        edge_wr[bank].data.eq(pending_entries[i]),
                         taken[i].eq(1),
                     ]
                 claimed = claimed | here
+        with m.If(load_writes | load_restores):
+            m.d.sync += pending_new.eq(load_writes)
         for i in range(4):
             with m.If(load_writes):
                 m.d.sync += pending[i].eq(writes[i])
@@ -615,15 +660,6 @@ class TrackBoard(wiring.Component):
         # The tile whose neighbours were read in the last clock (``read_neighbours``), and are
         # updated in this one: the cell in hand then, which a chain of take-backs has left.
         nq_x, nq_y = Signal(cx), Signal(ry)
-        nbr_records = []
-        for d in range(4):
-            nx, ny = neighbour(nq_x, nq_y, d)
-            rec = Signal(cell, name=f"nbr_{d}")
-            with m.Switch(cell_bank(nx, ny)):
-                for bank in range(4):
-                    with m.Case(bank):
-                        m.d.comb += rec.eq(cell_rd[bank].data)
-            nbr_records.append((nx, ny, rec))
 
         def read_neighbours():
             m.d.sync += [nq_x.eq(qx), nq_y.eq(qy)]
@@ -635,36 +671,52 @@ class TrackBoard(wiring.Component):
 
         # The update of each neighbour across a side that had no tile: its side facing us gets
         # (or, undoing, loses) our colour; a cell that now has two edges of a colour is forced,
-        # three is dead; a cell that had no side before joins the frontier list.
+        # three is dead; a cell that had no side before joins the frontier list. The four
+        # neighbours lie in the four cell banks: each bank's record is updated where it was read
+        # (``read_at``), and ``sides[bank]`` says which side of the tile it lies on.
         newly_forced = Signal(4)
         newly_frontier = Signal(4)
         kills = Signal(4)
         update_neighbours = Signal()
-        for d in range(4):
-            nx, ny, rec = nbr_records[d]
-            facing = 1 << (d ^ 2)
-            known = Signal(4, name=f"nbr_known_{d}")
-            white = Signal(4, name=f"nbr_white_{d}")
+        nbr_banks = [cell_bank(*neighbour(nq_x, nq_y, d)) for d in range(4)]
+        forced_here, frontier_here, kills_here = [], [], []  # by bank, as masks of sides
+        write_q = Signal()  # the cell in hand is written (with its own record, read last clock)
+        q_tile = Signal(4)  # with this tile (0: taken back)
+        for bank in range(4):
+            side = Cat([nbr_banks[d] == bank for d in range(4)])  # one-hot: the side it lies on
+            rec = cell_rd[bank].data
+            facing = Cat(side[2], side[3], side[0], side[1])  # its side facing the tile
+            placed_there = (side & placed).any()
+            created = (side & ~placed_known).any()
+            known = Signal(4, name=f"nbr_known_{bank}")
+            white = Signal(4, name=f"nbr_white_{bank}")
             m.d.comb += [
                 known.eq(Mux(undoing, rec.known & ~facing, rec.known | facing)),
-                white.eq(Mux(undoing | ~placed[d], rec.white & ~facing, rec.white | facing)),
+                white.eq(Mux(undoing | ~placed_there, rec.white & ~facing, rec.white | facing)),
             ]
             before = cell_rules(list(rec.known), list(rec.white))
             after = cell_rules(list(known), list(white))
-            created = ~placed_known[d]
+            fresh = created & ~undoing
+            forced_here.append(Mux(fresh & after["forced"] & ~before["forced"], side, 0))
+            frontier_here.append(Mux(fresh & (rec.known == 0), side, 0))
+            kills_here.append(Mux(fresh & after["dead"], side, 0))
+            # The cell in hand (its tile placed or taken back) wins over a neighbour's update
+            # (in UNDO_CHAIN, the tile taken back is a neighbour, but one with a tile).
+            mine = write_q & (q_bank == bank)
             m.d.comb += [
-                newly_forced[d].eq(created & ~undoing & after["forced"] & ~before["forced"]),
-                newly_frontier[d].eq(created & ~undoing & (rec.known == 0)),
-                kills[d].eq(created & ~undoing & after["dead"]),
+                cell_wr[bank].en.eq(mine | (update_neighbours & created)),
+                cell_wr[bank].addr.eq(read_at[bank]),
+                cell_wr[bank].data.eq(
+                    Mux(mine, Cat(q_tile, rec.known, rec.white), Cat(Const(0, 4), known, white))
+                ),
             ]
-            with m.If(update_neighbours & created):
-                for bank in range(4):
-                    with m.If(cell_bank(nx, ny) == bank):
-                        m.d.comb += [
-                            cell_wr[bank].en.eq(1),
-                            cell_wr[bank].addr.eq(cell_address(nx, ny, c)),
-                            cell_wr[bank].data.eq(Cat(Const(0, 4), known, white)),
-                        ]
+        m.d.comb += [
+            newly_forced.eq(forced_here[0] | forced_here[1] | forced_here[2] | forced_here[3]),
+            newly_frontier.eq(
+                frontier_here[0] | frontier_here[1] | frontier_here[2] | frontier_here[3]
+            ),
+            kills.eq(kills_here[0] | kills_here[1] | kills_here[2] | kills_here[3]),
+        ]
 
         # --- what a tile leaves to do, one per clock: cells to push, cells to append -----------
         to_push = Signal(4)  # the forced neighbours (by side) still to push
@@ -854,13 +906,7 @@ class TrackBoard(wiring.Component):
                 marks_wr.data.box_h.eq(self.box_h),
                 marks_wr.data.empty.eq(self.empty),
             ]
-            for bank in range(4):
-                with m.If(q_bank == bank):
-                    m.d.comb += [
-                        cell_wr[bank].en.eq(1),
-                        cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
-                        cell_wr[bank].data.eq(Cat(tile_value, record.known, record.white)),
-                    ]
+            m.d.comb += [write_q.eq(1), q_tile.eq(tile_value)]
             m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
             m.d.sync += [
                 log_sp.eq(log_sp + 1),
@@ -989,13 +1035,7 @@ class TrackBoard(wiring.Component):
             """The tile in hand's record and edges are out: empty its cell, give its tracks'
             far ends their old partners back, read its neighbours."""
             m.d.comb += [load_restores.eq(1), tile.eq(record.tile), count_undo.eq(1)]
-            for bank in range(4):
-                with m.If(q_bank == bank):
-                    m.d.comb += [
-                        cell_wr[bank].en.eq(1),
-                        cell_wr[bank].addr.eq(cell_address(qx, qy, c)),
-                        cell_wr[bank].data.eq(Cat(Const(0, 4), record.known, record.white)),
-                    ]
+            m.d.comb += write_q.eq(1)
             m.d.sync += [placed.eq(record.tile), placed_known.eq(record.known)]
             read_neighbours()
             m.next = "UNDO_NEIGHBOURS"

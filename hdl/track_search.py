@@ -336,16 +336,14 @@ class TrackSearch(wiring.Component):
         # The board: the game port while idle, the search's commands while searching.
         op = Signal(TrackOp)
         go = Signal()
-        cmd_cursor = Signal(cursor)  # NEXT and UNDO_NEXT: the node's place in its candidates,
-        cmd_skip = Signal(moves_shape)  # the move it tried first,
-        cmd_skip_valid = Signal()
-        cmd_play = Signal()  # and whether the budget lets it play one more
+        cmd_play = Signal()  # NEXT and UNDO_NEXT: whether the budget let it play one more
         cmd_proceed = Signal()  # UNDO_NEXT: go on to the next move (no cutoff)
         # A search's commands go out in the clock the search decides them (``now``), so the
         # board is not idle in between; their terms are these, set in that same clock (the move
         # of PLY, the terms of NEXT and UNDO_NEXT), except UNDO_NEXT's ``proceed``, which the
         # board takes when the ply is off, a clock after the command at the soonest: a leaf's
-        # is settled in LEAF's clock.
+        # is settled in LEAF's clock. The board takes the terms only with its command, so they
+        # are 0 in any other clock.
         now = Signal()
         now_op = Signal(TrackOp)
         term_move = Signal(moves_shape)
@@ -356,10 +354,6 @@ class TrackSearch(wiring.Component):
         term_proceed = Signal()
         m.d.comb += [
             term_move.eq(move_here),
-            term_cursor.eq(cmd_cursor),
-            term_skip.eq(cmd_skip),
-            term_skip_valid.eq(cmd_skip_valid),
-            term_play.eq(cmd_play),
             term_proceed.eq(cmd_proceed),
         ]
         with m.If(searching):
@@ -477,12 +471,7 @@ class TrackSearch(wiring.Component):
         def next_move(cursor_value, skip, skip_valid):
             """NEXT or UNDO_NEXT's terms, to the board in this clock (the command's): the node's
             place, its first move, the budget."""
-            m.d.sync += [
-                cmd_cursor.eq(cursor_value),
-                cmd_skip.eq(skip),
-                cmd_skip_valid.eq(skip_valid),
-                cmd_play.eq(~spent),
-            ]
+            m.d.sync += cmd_play.eq(~spent)
             m.d.comb += [
                 term_cursor.eq(cursor_value),
                 term_skip.eq(skip),
