@@ -31,6 +31,8 @@ BROADCAST = (
     "game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside",
     "turn", "budget", "peek_x", "peek_y",
 )  # fmt: skip
+#: Of those, the game's commands (registered on their way to the engines).
+GAME_PORT = ("game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside")
 #: Outputs of the game's board, the same in every engine: engine 0's.
 FROM_FIRST = (
     "board_done", "board_verdict", "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
@@ -92,8 +94,16 @@ class ParallelSearch(wiring.Component):
             unit = TrackSearch(c, r, self.max_depth, evaluation=self.evaluation, split=True)
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)
-            for name in BROADCAST:
-                m.d.comb += getattr(unit, name).eq(getattr(self, name))
+        # The game's commands reach the engines a clock later, from registers: they fan out to
+        # every engine's board, across the chip, and a board acts on its command at once.
+        for name in BROADCAST:
+            value = getattr(self, name)
+            if name in GAME_PORT:
+                held = Signal.like(value, name=f"{name}_held")
+                m.d.sync += held.eq(value)
+                value = held
+            for unit in units:
+                m.d.comb += getattr(unit, name).eq(value)
         first = units[0]
         for name in FROM_FIRST:
             m.d.comb += getattr(self, name).eq(getattr(first, name))
@@ -105,7 +115,11 @@ class ParallelSearch(wiring.Component):
         m.d.comb += counted.eq(sum(u.counted for u in units))
         m.d.sync += self.nodes.eq(self.nodes + counted)
         cycle_budget = Signal.like(self.cycle_budget)
-        m.d.comb += [u.clock_spent.eq(self.cycles >= cycle_budget) for u in units]
+        # Whether the clock budget is spent, from a register (it fans out to every engine):
+        # ``cycles >= cycle_budget`` of the clock it is read in, made the clock before.
+        clock_spent = Signal()
+        m.d.sync += clock_spent.eq(self.cycles + 1 >= cycle_budget)
+        m.d.comb += [u.clock_spent.eq(clock_spent) for u in units]
 
         # Tickets: one per clock, to the lowest-numbered engine asking, of the root's moves or
         # of the split node's (the node below the previous best, from the second iteration on:
@@ -193,8 +207,8 @@ class ParallelSearch(wiring.Component):
         # fewer): they are aborted, and the result so far is the answer.
         deadline = Signal(33)
         watchdog = Signal()
-        m.d.comb += watchdog.eq(self.busy & (self.cycles >= deadline))
-        m.d.comb += [unit.abort.eq(self.abort | watchdog) for unit in units]
+        m.d.sync += watchdog.eq(self.cycles >= deadline)  # registered: it fans out too
+        m.d.comb += [unit.abort.eq(self.abort | (self.busy & watchdog)) for unit in units]
 
         m.d.sync += [merge.eq(0), self.done.eq(0)]
         m.d.comb += [u.start.eq(self.start & ~first.empty & ~self.busy) for u in units]
@@ -225,6 +239,7 @@ class ParallelSearch(wiring.Component):
                         self.cycles.eq(0),
                         self.nodes.eq(0),
                         cycle_budget.eq(self.cycle_budget),
+                        clock_spent.eq(self.cycle_budget == 0),
                         next_ticket.eq(0),
                         split_ticket.eq(0),
                         stop.eq(0),
@@ -234,6 +249,7 @@ class ParallelSearch(wiring.Component):
                         depth.eq(0),
                         last.eq(self.max_depth),
                         deadline.eq(self.cycle_budget + self.watchdog),
+                        watchdog.eq(0),  # (a clock late when the deadline is 0)
                     ]
                     with m.If((self.depth_limit != 0) & (self.depth_limit < self.max_depth)):
                         m.d.sync += last.eq(self.depth_limit)
