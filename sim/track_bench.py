@@ -2,7 +2,7 @@
 per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
-[--perft 5] [--engines 1,2,4,6,8] [--parallel-positions 4] [--parallel-depths 4,5]
+[--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5]
 [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
@@ -226,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engines",
         type=_numbers,
-        default=[1, 2, 4, 6, 8],
-        help="the parallel search's engine counts (default 1,2,4,6,8; empty: none)",
+        default=[1, 2, 4, 6, 7, 8],
+        help="the parallel search's engine counts (default 1,2,4,6,7,8; empty: none)",
     )
     parser.add_argument(
         "--parallel-positions",
