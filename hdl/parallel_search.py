@@ -21,10 +21,13 @@ from .track_board import check_torus
 from .track_search import TrackSearch, move_layout, ordinal_shape, search_members
 from .types import Symbol
 
-__all__ = ["WATCHDOG", "ParallelSearch"]
+__all__ = ["MERGE_LATENCY", "WATCHDOG", "ParallelSearch"]
 
 #: Clocks after the clock budget at which the watchdog aborts the engines and answers.
 WATCHDOG = 4096
+#: Clocks from the engines' bests to their shared maximum: the merges span the chip, so they
+#: are a tree of comparisons with a register halfway.
+MERGE_LATENCY = 2
 
 #: Inputs that every engine takes as they come.
 BROADCAST = (
@@ -147,18 +150,24 @@ class ParallelSearch(wiring.Component):
         with m.If(any_of(u.grant & u.want_split for u in units)):
             m.d.sync += split_ticket.eq(split_ticket + 1)
 
-        # The shared alpha: the largest root best, a clock late (it only ever rises within an
-        # iteration, and an engine's root best is -INFINITY outside one).
-        shared = Signal(signed_score(), init=-INFINITY)
-        m.d.sync += shared.eq(largest_of(u.root_best for u in units))
+        merge = Signal()
+        # The shared alpha: the largest root best, MERGE_LATENCY clocks late (it only ever rises
+        # within an iteration, and an engine's root best is -INFINITY outside one; the merge
+        # empties the pipeline, so no stale best reaches the next iteration).
+        shared = largest_pipelined(m, [u.root_best for u in units], clear=merge, name="shared")
         # The same at the split node, and its merge: when every engine has done its share, its
-        # score is the largest best of all (a clock after the last one waits, when the shared
-        # best is up to date). Every engine tries engine 0's killer first there.
-        shared_split = Signal(signed_score(), init=-INFINITY)
-        m.d.sync += shared_split.eq(largest_of(u.split_best for u in units))
+        # score is the largest best of all (MERGE_LATENCY clocks after the last one waits, when
+        # the shared best is up to date). Every engine tries engine 0's killer first there.
+        shared_split = largest_pipelined(
+            m, [u.split_best for u in units], clear=merge, name="shared_split"
+        )
         split_merge = Signal()
+        split_pending = Signal()  # every engine waits, the shared best a clock from ready
         all_split = all_of(u.split_waiting for u in units)
-        m.d.sync += split_merge.eq(all_split & ~split_merge & ~stop)
+        m.d.sync += [
+            split_pending.eq(all_split & ~split_pending & ~split_merge & ~stop),
+            split_merge.eq(split_pending & ~stop),
+        ]
         for unit in units:
             m.d.comb += [
                 unit.split_alpha.eq(shared_split),
@@ -169,7 +178,6 @@ class ParallelSearch(wiring.Component):
             ]
         with m.If(any_of(u.own_spent for u in units)):
             m.d.sync += stop.eq(1)
-        merge = Signal()
         merge_go = Signal()
         result = Signal(move_layout(c, r))
         m.d.comb += [unit.shared_alpha.eq(shared) for unit in units]
@@ -179,18 +187,19 @@ class ParallelSearch(wiring.Component):
         m.d.comb += [unit.merge_move.eq(result) for unit in units]
 
         # The merge: the move of the lowest-numbered engine whose root best is the largest and
-        # exact; the first legal root move played, the last resort.
+        # exact; the first legal root move played, the last resort. Registered (a clock after
+        # the shared best is up to date, in COLLECT), as is the first move.
         pick = Signal(move_layout(c, r))
         for unit in reversed(units):  # a move played, whatever happens (later statements win)
             with m.If(unit.root_best == shared):
-                m.d.comb += pick.eq(unit.root_move)
+                m.d.sync += pick.eq(unit.root_move)
         for unit in reversed(units):
             with m.If((unit.root_best == shared) & unit.root_exact):
-                m.d.comb += pick.eq(unit.root_move)
+                m.d.sync += pick.eq(unit.root_move)
         first_move = Signal(move_layout(c, r))
         for unit in reversed(units):
             with m.If(unit.first_valid):
-                m.d.comb += first_move.eq(unit.first_move)
+                m.d.sync += first_move.eq(unit.first_move)
         first_valid = any_of(u.first_valid for u in units)
         all_done = all_of(u.iter_done for u in units)
         # An iteration that every engine completed is complete, even if a budget ran out at
@@ -199,6 +208,7 @@ class ParallelSearch(wiring.Component):
         found_any = shared != -INFINITY
 
         result_score = Signal(signed_score())
+        gather = Signal(range(MERGE_LATENCY))
         depth = Signal(8)
         last = Signal(8)  # the deepest iteration of this search
 
@@ -260,8 +270,13 @@ class ParallelSearch(wiring.Component):
                 with m.Elif(self.abort):
                     m.next = "ABORT"
                 with m.Elif(all_done):
+                    m.d.sync += gather.eq(MERGE_LATENCY - 1)
+                    m.next = "GATHER"
+            with m.State("GATHER"):  # every engine waits: the merges catch up
+                m.d.sync += gather.eq(gather - 1)
+                with m.If(gather == 0):
                     m.next = "COLLECT"
-            with m.State("COLLECT"):  # every engine waits; the shared alpha is up to date now
+            with m.State("COLLECT"):  # the shared alpha and the pick are up to date now
                 with m.If(watchdog):
                     m.next = "RESCUE"
                 with m.Elif(self.abort):
@@ -316,13 +331,31 @@ class ParallelSearch(wiring.Component):
         return m
 
 
-def largest_of(values):
-    """The largest of some signed values (a chain of comparisons)."""
-    values = list(values)
-    largest = values[0]
-    for value in values[1:]:
-        largest = Mux(value > largest, value, largest)
+def largest_pipelined(m, values, *, clear, name):
+    """The largest of some signed values, :data:`MERGE_LATENCY` clocks late: the larger of each
+    pair is registered, then the largest of those. ``clear`` empties both stages (to
+    -INFINITY) for the clock after it."""
+    pairs = [values[i : i + 2] for i in range(0, len(values), 2)]
+    stage = []
+    for i, pair in enumerate(pairs):
+        held = Signal(signed_score(), init=-INFINITY, name=f"{name}_pair{i}")
+        m.d.sync += held.eq(largest_of(pair))
+        stage.append(held)
+    largest = Signal(signed_score(), init=-INFINITY, name=name)
+    m.d.sync += largest.eq(largest_of(stage))
+    with m.If(clear):
+        m.d.sync += [held.eq(-INFINITY) for held in stage]
+        m.d.sync += largest.eq(-INFINITY)
     return largest
+
+
+def largest_of(values):
+    """The largest of some signed values (a tree of comparisons)."""
+    values = list(values)
+    while len(values) > 1:
+        pairs = [values[i : i + 2] for i in range(0, len(values), 2)]
+        values = [p[0] if len(p) == 1 else Mux(p[1] > p[0], p[1], p[0]) for p in pairs]
+    return values[0]
 
 
 def any_of(signals):
