@@ -1,13 +1,14 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-player             the complete player with 7 search engines (``engines``, docs/parallel.md),
+player             the complete player with 8 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``; built at
-                   commit 9669195 with ``--engines 7``: 65191 of 83640 LUTs, 78%; 9160 FFs;
-                   133 of 208 DP16KD; 26.0 MHz routed against the 25 MHz clock; 3069 s with
-                   other jobs running; 0.507 nodes per clock. 8 engines at that commit: 73517
-                   LUTs, 88%, 24.2 MHz routed, FAILED, its critical path from the game's
-                   command fanned out to every engine's board, since registered. 6 engines at
+                   commit 84773ec with ``--engines 8``: 74087 of 83640 LUTs, 89%; 10565 FFs;
+                   152 of 208 DP16KD; 28.5 MHz routed against the 25 MHz clock; 1982 s with
+                   other jobs running; 0.526 nodes per clock. It failed the clock before the
+                   engines' shared bests were merged by a tree with a register halfway: 23.1 MHz
+                   at 3c277e8, 24.2 MHz at 9669195. 7 engines at 9669195: 65191 LUTs, 78%,
+                   26.0 MHz, 0.507 nodes per clock. 6 engines at
                    commit 80f9e82: 61984 of 83640 LUTs, 74%; 8063 FFs;
                    114 of 208 DP16KD; 27.6 MHz routed against the 25 MHz clock; 25 min with
                    other jobs running; 0.492 nodes per clock; at fff08ea 64281 LUTs, 27.7 MHz,
@@ -59,5 +60,5 @@ BOARD = BoardSpec(
     # at 7400 overused wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
-    player_options={"search_options": {"engines": 7}},
+    player_options={"search_options": {"engines": 8}},
 )

@@ -215,7 +215,9 @@ def _numbers(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
-    parser.add_argument("--positions", type=int, default=12, help="search positions (default 12)")
+    parser.add_argument(
+        "--positions", type=int, default=12, help="search positions (default 12; 0: none)"
+    )
     parser.add_argument(
         "--budget", type=int, default=20000, help="nodes per search (default 20000)"
     )
@@ -249,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     rules_figures(args.torus, args.records)
-    search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
+    if args.positions:
+        search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
     if args.engines:
         parallel_figures(
             args.torus, args.parallel_positions, args.engines, args.parallel_depths, args.records
