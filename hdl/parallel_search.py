@@ -17,7 +17,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from .scores import INFINITY, MATE_BOUND, signed_score
-from .track_board import check_torus
+from .track_board import GAME_COMMANDS, check_torus
 from .track_search import TrackSearch, move_layout, ordinal_shape, search_members
 from .types import Symbol
 
@@ -29,13 +29,9 @@ WATCHDOG = 4096
 #: are a tree of comparisons with a register halfway.
 MERGE_LATENCY = 2
 
-#: Inputs that every engine takes as they come.
-BROADCAST = (
-    "game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside",
-    "turn", "budget", "peek_x", "peek_y",
-)  # fmt: skip
-#: Of those, the game's commands (registered on their way to the engines).
-GAME_PORT = ("game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside")
+#: Inputs that every engine takes: the game's commands (registered on their way to the
+#: engines), and the others as they come.
+BROADCAST = (*GAME_COMMANDS, "turn", "budget", "peek_x", "peek_y")
 #: Outputs of the game's board, the same in every engine: engine 0's.
 FROM_FIRST = (
     "board_done", "board_verdict", "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
@@ -101,7 +97,7 @@ class ParallelSearch(wiring.Component):
         # every engine's board, across the chip, and a board acts on its command at once.
         for name in BROADCAST:
             value = getattr(self, name)
-            if name in GAME_PORT:
+            if name in GAME_COMMANDS:
                 held = Signal.like(value, name=f"{name}_held")
                 m.d.sync += held.eq(value)
                 value = held

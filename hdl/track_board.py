@@ -56,6 +56,7 @@ from .cell_rules import cell_rules, grow_box, placement
 from .types import Symbol, Tile, Verdict
 
 __all__ = [
+    "GAME_COMMANDS",
     "TrackBoard",
     "TrackOp",
     "cell_address",
@@ -65,6 +66,7 @@ __all__ = [
     "edge_address",
     "edge_bank",
     "edge_layout",
+    "game_port_members",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -89,6 +91,34 @@ class TrackOp(enum.Enum, shape=3):
 def cursor_layout(columns: int, rows: int) -> data.StructLayout:
     """A place in the candidate order: an ``index`` into the frontier list and a ``symbol``."""
     return data.StructLayout({"index": range(columns * rows + 1), "symbol": Symbol})
+
+
+#: The game port's inputs: a board's command (``start``, ``op``, ``x``, ``y``, ``symbol``,
+#: ``outside``) as a player gives it to a block that holds the board.
+GAME_COMMANDS = ("game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside")
+
+
+def game_port_members(columns: int, rows: int) -> dict:
+    """The game port of a block that holds a C x R board (the search, the many-engine search,
+    perft): the board's command in (:data:`GAME_COMMANDS`, taken while the block is idle), its
+    answer and the game's box out, as the board's own members of the same names."""
+    c, r = columns, rows
+    return {
+        "game_start": In(1),
+        "game_op": In(TrackOp),
+        "game_x": In(range(c)),
+        "game_y": In(range(r)),
+        "game_symbol": In(Symbol),
+        "game_outside": In(1),
+        "board_busy": Out(1),
+        "board_done": Out(1),
+        "board_verdict": Out(Verdict),
+        "box_x": Out(range(c)),
+        "box_y": Out(range(r)),
+        "box_w": Out(range(c + 1)),
+        "box_h": Out(range(r + 1)),
+        "empty": Out(1),
+    }
 
 
 def check_torus(columns: object, rows: object) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from amaranth import Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
+from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout, game_port_members
 from .types import Symbol, Verdict
 
 __all__ = ["TrackPerft"]
@@ -60,20 +60,7 @@ class TrackPerft(wiring.Component):
         c, r = columns, rows
         super().__init__(
             {
-                "game_start": In(1),
-                "game_op": In(TrackOp),
-                "game_x": In(range(c)),
-                "game_y": In(range(r)),
-                "game_symbol": In(Symbol),
-                "game_outside": In(1),
-                "board_busy": Out(1),
-                "board_done": Out(1),
-                "board_verdict": Out(Verdict),
-                "box_x": Out(range(c)),
-                "box_y": Out(range(r)),
-                "box_w": Out(range(c + 1)),
-                "box_h": Out(range(r + 1)),
-                "empty": Out(1),
+                **game_port_members(c, r),
                 "start": In(1),
                 "depth": In(range(1, max_depth + 1)),
                 "busy": Out(1),

@@ -31,7 +31,7 @@ from .scores import (
     WIN,
     signed_score,
 )
-from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout
+from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout, game_port_members
 from .types import Colour, Symbol, Verdict
 
 __all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members"]
@@ -52,20 +52,7 @@ def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
     box and outcome, the search's controls and answer; with ``split``, an engine's members."""
     c, r = columns, rows
     members = {
-        "game_start": In(1),
-        "game_op": In(TrackOp),
-        "game_x": In(range(c)),
-        "game_y": In(range(r)),
-        "game_symbol": In(Symbol),
-        "game_outside": In(1),
-        "board_busy": Out(1),
-        "board_done": Out(1),
-        "board_verdict": Out(Verdict),
-        "box_x": Out(range(c)),
-        "box_y": Out(range(r)),
-        "box_w": Out(range(c + 1)),
-        "box_h": Out(range(r + 1)),
-        "empty": Out(1),
+        **game_port_members(c, r),
         "overflow": Out(1),
         "white_loop": Out(1),
         "white_line": Out(1),
