@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from .hweval import MAX_EXTENSIONS
 from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop
 from .notation import Move
 from .position import Position
@@ -66,31 +67,48 @@ class _Best:
             self.value, self.move, self.exact = value, move, exact
 
 
-class _Iteration:
-    """What the engines share in one iteration: the ticket counter, their root bests, the
-    ordinals completed, and ordinal 0's move once it was played; and the same at the split node
-    (the node below the previous best), with the engines whose share of it is done."""
+class _SplitNode:
+    """What the engines share at a split node (a node of the previous best's line): its ticket
+    counter, each engine's best there, the ordinals completed, the engines whose share is
+    done. With ``first_shared`` every engine plays its ordinal 0 itself (the tickets start at
+    1)."""
 
-    def __init__(self, engines: int, split: bool) -> None:
-        self.tickets = 1 if split else 0  # with the split, every engine plays ordinal 0
-        self.best = [_Best() for _ in range(engines)]
+    def __init__(self, engines: int, first_shared: bool) -> None:
+        self.tickets = 1 if first_shared else 0
+        self.best = [-INFINITY] * engines
         self.completed: set[int] = set()
-        self.first: tuple | None = None
-        self.split_tickets = 0
-        self.split_best = [-INFINITY] * engines
-        self.split_completed: set[int] = set()
-        self.split_done: set[int] = set()
+        self.done: set[int] = set()
 
     def ticket(self) -> int:
         self.tickets += 1
         return self.tickets - 1
 
-    def split_ticket(self) -> int:
-        self.split_tickets += 1
-        return self.split_tickets - 1
+    def alpha(self) -> int:
+        return max(self.best)
 
-    def split_alpha(self) -> int:
-        return max(self.split_best)
+
+class _Iteration:
+    """What the engines share in one iteration: the ticket counter, their root bests, the
+    ordinals completed, and ordinal 0's move once it was played; and the split nodes (the
+    nodes of the previous best's line below it, plies 1 to ``deepest``)."""
+
+    def __init__(self, engines: int, split: bool, deepest: int = 1) -> None:
+        self.tickets = 1 if split else 0  # with the split, every engine plays ordinal 0
+        self.best = [_Best() for _ in range(engines)]
+        self.completed: set[int] = set()
+        self.first: tuple | None = None
+        self.deepest = deepest
+        self.split_nodes: dict[int, _SplitNode] = {}
+
+    def split_node(self, ply: int) -> _SplitNode:
+        """The split node at ``ply`` (1 to ``deepest``)."""
+        if ply not in self.split_nodes:
+            self.split_nodes[ply] = _SplitNode(len(self.best), ply < self.deepest)
+        return self.split_nodes[ply]
+
+    def ticket(self) -> int:
+        self.tickets += 1
+        return self.tickets - 1
 
     def alpha(self) -> int:
         return max(best.value for best in self.best)
@@ -171,40 +189,63 @@ class _Engine(_Searcher):
         try:
             value = self.leaf(turn, 0, depth)
             if value is None:
-                yield from self.split_share(number, shared, depth)
-                shared.split_done.add(number)
-                while len(shared.split_done) < len(shared.best):
-                    yield False  # the others' shares
-                split_value = shared.split_alpha()
-                value = -(split_value if split_value > -INFINITY else 0)
+                value = -(yield from self.split_value(number, shared, depth, 1))
         finally:
             self.pop()
         shared.best[number].offer(value, move, True)
         shared.completed.add(0)
 
-    def split_share(self, number: int, shared: _Iteration, depth: int) -> Iterator[bool]:
-        """This engine's moves of the split node (at ply 1, window (-INFINITY, INFINITY), the
-        killer every engine tries first being engine 0's)."""
-        moves = iter(self.candidates(1))
+    def split_value(self, number: int, shared: _Iteration, depth: int, ply: int):
+        """The score of the split node at ``ply``: this engine's share, then (waiting for the
+        others') the largest best of all engines there, 0 when it has no legal move."""
+        yield from self.split_share(number, shared, depth, ply)
+        node = shared.split_node(ply)
+        node.done.add(number)
+        while len(node.done) < len(shared.best):
+            yield False  # the others' shares
+        value = node.alpha()
+        return value if value > -INFINITY else 0
+
+    def split_share(self, number: int, shared: _Iteration, depth: int, ply: int):
+        """This engine's moves of the split node at ``ply`` (window (-INFINITY, INFINITY), the
+        killer every engine tries first being engine 0's). Above the deepest split node, every
+        engine plays its ordinal 0 itself and the node below is split the same way (the
+        recursive PV split); at the deepest, ordinal 0 is a ticket, searched alone."""
+        node = shared.split_node(ply)
+        moves = iter(self.candidates(ply))
         ordinal = 0
+        if ply < shared.deepest:
+            taken = self.take(moves, 0, 0)
+            if taken is None:
+                return  # no legal move
+            _, turn, ordinal = taken
+            yield True
+            try:
+                value = self.leaf(turn, ply, depth)
+                if value is None:
+                    value = -(yield from self.split_value(number, shared, depth, ply + 1))
+            finally:
+                self.pop()
+            node.best[number] = max(node.best[number], value)
+            node.completed.add(0)
         while True:
-            ticket = shared.split_ticket()
-            while ticket > 0 and 0 not in shared.split_completed:
+            ticket = node.ticket()
+            while ticket > 0 and 0 not in node.completed:
                 yield False  # the young brothers wait for the first move's score
             taken = self.take(moves, ordinal, ticket)
             if taken is None:
                 return  # the split node's moves ran out before the ticket
             _, turn, ordinal = taken
-            alpha = shared.split_alpha()
+            alpha = node.alpha()
             yield True
             try:
-                value = self.leaf(turn, 1, depth)
+                value = self.leaf(turn, ply, depth)
                 if value is None:
-                    value = -(yield from self.negamax_steps(2, depth, -INFINITY, -alpha))
+                    value = -(yield from self.negamax_steps(ply + 1, depth, -INFINITY, -alpha))
             finally:
                 self.pop()
-            shared.split_best[number] = max(shared.split_best[number], value)
-            shared.split_completed.add(ticket)
+            node.best[number] = max(node.best[number], value)
+            node.completed.add(ticket)
 
     def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[bool]:
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value."""
@@ -239,12 +280,17 @@ def hw_parallel_search(
     engines: int,
     *,
     evaluation: bool = True,
+    pv_plies: int = 1,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
-    nodes per engine."""
+    nodes per engine. With ``pv_plies`` above 1 (model only, not the gateware's), the nodes of
+    the previous best's line are split down to that ply, and no deeper than 2 plies above the
+    iteration's horizon: the recursive PV split."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
+    if pv_plies < 1:
+        raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
@@ -256,12 +302,17 @@ def hw_parallel_search(
     ticks = 0
     for depth in range(1, max_depth + 1):
         first = result[0][0] if result else None
-        shared = _Iteration(engines, first is not None)
-        if first is not None:  # every engine tries engine 0's killer first at the split node
+        deepest = max(1, min(pv_plies, depth - 2))
+        shared = _Iteration(engines, first is not None, deepest)
+        # Every engine tries engine 0's killers first at the split nodes, so that their ordinals
+        # agree; the recursive split hands them all of engine 0's killers (fewer nodes, measured).
+        copied = deepest if pv_plies == 1 else depth + MAX_EXTENSIONS
+        if first is not None:
             for engine in team[1:]:
-                engine.killers.pop(1, None)
-                if 1 in team[0].killers:
-                    engine.killers[1] = team[0].killers[1]
+                for ply in range(1, copied + 1):
+                    engine.killers.pop(ply, None)
+                    if ply in team[0].killers:
+                        engine.killers[ply] = team[0].killers[ply]
         running = [engine.iteration(n, shared, depth, first) for n, engine in enumerate(team)]
         stopped = False
         while any(running) and not stopped:

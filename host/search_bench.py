@@ -279,20 +279,24 @@ def midgame_positions(count: int, torus: int, records: pathlib.Path) -> list[Pos
     return found[:count]
 
 
-def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW) -> None:
+def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW, pv_plies: int = 1) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for 1, 2, 4 and 8 engines; the speedup is
-    one engine's mean ticks over N engines' mean ticks."""
+    one engine's mean ticks over N engines' mean ticks. ``pv_plies``: as
+    :func:`.hwparallel.hw_parallel_search` (1, the gateware's split)."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"
+        + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
     )
     single = None
     for engines in (1, 2, 4, 8):
         ticks, nodes = [], []
         for position in found:
-            result = hw_parallel_search(position, torus, torus, 10**9, depth, engines)
+            result = hw_parallel_search(
+                position, torus, torus, 10**9, depth, engines, pv_plies=pv_plies
+            )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
         mean = statistics.mean(ticks)
@@ -321,12 +325,19 @@ def main(argv: list[str] | None = None) -> None:
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     split.add_argument("--positions", type=int, default=12, help="positions (default 12)")
+    split.add_argument(
+        "--pv-plies",
+        type=int,
+        default=1,
+        help="split the previous best's line to this ply (default 1, the gateware's; more: the "
+        "recursive PV split, model only)",
+    )
     args = parser.parse_args(argv)
     if args.command == "match":
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":
-        parallel(args.depth, args.positions)
+        parallel(args.depth, args.positions, pv_plies=args.pv_plies)
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))
 

@@ -120,3 +120,23 @@ def test_the_walk_to_a_ticket_is_not_counted():
             assert got.ticks == -(-legal // engines)
             checked += 1
     assert checked == 24
+
+
+def test_the_recursive_pv_split_scores_as_the_sequential_search():
+    """``pv_plies`` > 1 (model only): the previous best's line split ply by ply (plies 1 and 2
+    at depth 4) scores every iteration as the sequential search, and chooses a move of that
+    value; it is not the split of ply 1 alone (the node counts differ)."""
+    checked = differs = 0
+    for position in game_positions(2) + random_positions(2, 200):
+        expected = sequential_scores(position, 4)
+        for engines in (3, 8):
+            got = hw_parallel_search(position, TORUS, TORUS, BIG, 4, engines, pv_plies=8)
+            assert got.iterations == expected, (position.turns, engines)
+            assert position.is_legal(got.move)
+            assert move_value(position, got.move, got.depth) == got.score
+            assert sum(got.engine_nodes) == got.nodes
+            if engines == 8:
+                ply_one = hw_parallel_search(position, TORUS, TORUS, BIG, 4, engines)
+                differs += got.engine_nodes != ply_one.engine_nodes
+            checked += 1
+    assert checked == 8 and differs >= 3
