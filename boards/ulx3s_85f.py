@@ -2,8 +2,10 @@
 
 =================  ==========================================================================
 player             the complete player with 8 search engines (``engines``, docs/parallel.md),
-                   each on its own block-RAM board: a 64 x 64 torus (``torus``; built at
-                   commit 84773ec with ``--engines 8``: 74087 of 83640 LUTs, 89%; 10565 FFs;
+                   each on its own block-RAM board: a 64 x 64 torus (``torus``), iterations up
+                   to 8 plies (built at commit 882ced6: 74676 of 83640 LUTs, 89%; 10606 FFs;
+                   152 of 208 DP16KD; 27.8 MHz routed against the 25 MHz clock; 2583 s with
+                   the tests running. With 6 plies at commit 84773ec: 74087 LUTs; 10565 FFs;
                    152 of 208 DP16KD; 28.5 MHz routed against the 25 MHz clock; 1982 s with
                    other jobs running; 0.526 nodes per clock. It failed the clock before the
                    engines' shared bests were merged by a tree with a register halfway: 23.1 MHz
