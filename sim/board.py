@@ -63,12 +63,11 @@ REAL_TORUS = 64
 CLOCKS_PER_NODE = 1.9
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
-#: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: what the
-#: simulation of the many-engine player (8 engines ran about 0.15 M clocks per second on this
-#: project's machine, measured with another job running; 6 run faster; one engine's simulates at
-#: 1.4 M) gets through in about 0.5 s, so that its answers come within the contest's second. The
-#: serial line is simulated at ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M
-#: clocks.
+#: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: 75,000
+#: clocks. Chosen when 8 engines simulated at about 0.15 M clocks per second; searching, they
+#: ran about 41,000 here (sixth session; one engine's 1.4 M), so the answers take 1-2 s and
+#: ``trax play`` lifts the time limit for the simulated board. The serial line is simulated at
+#: ``SIM_BAUD``: at 19200 baud a move line in and out costs 0.1 M clocks.
 SIM_THINK = 0.003
 SIM_BAUD = 115200
 DEFAULT_TEAM = "FP"
