@@ -78,6 +78,8 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench
 	$(BIN)/python -m trax_fpga.sim.clock_profile
 	$(BIN)/python -m trax_fpga.boards.engine_area
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 8
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)
