@@ -18,7 +18,7 @@ from amaranth.lib.wiring import In
 
 from .scores import INFINITY, MATE_BOUND, signed_score
 from .track_board import GAME_COMMANDS, check_torus
-from .track_search import TrackSearch, move_layout, ordinal_shape, search_members
+from .track_search import TrackSearch, move_layout, ordinal_shape, search_members, split_plies
 from .types import Symbol
 
 __all__ = ["MERGE_LATENCY", "WATCHDOG", "ParallelSearch"]
@@ -52,6 +52,9 @@ class ParallelSearch(wiring.Component):
     watchdog : int
         Clocks after the clock budget at which the engines are aborted, whatever they are
         doing, and the result so far is the answer (:data:`WATCHDOG`).
+    pv_plies : int
+        How deep the previous best's line is split (1: the node below it; more: the recursive
+        PV split of docs/parallel.md, at most 2 plies above the horizon).
 
     Members
     -------
@@ -73,6 +76,7 @@ class ParallelSearch(wiring.Component):
         engines: int = 2,
         evaluation: bool = True,
         watchdog: int = WATCHDOG,
+        pv_plies: int = 1,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -83,6 +87,9 @@ class ParallelSearch(wiring.Component):
         self.engines = engines
         self.watchdog = watchdog
         self.evaluation = evaluation
+        if not isinstance(pv_plies, int) or isinstance(pv_plies, bool) or pv_plies < 1:
+            raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
+        self.pv_plies = split_plies(pv_plies, max_depth)
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -90,7 +97,9 @@ class ParallelSearch(wiring.Component):
         c, r, n = self.columns, self.rows, self.engines
         units = []
         for i in range(n):
-            unit = TrackSearch(c, r, self.max_depth, evaluation=self.evaluation, split=True)
+            unit = TrackSearch(
+                c, r, self.max_depth, evaluation=self.evaluation, split=True, pv_plies=self.pv_plies
+            )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)
         # The game's commands reach the engines a clock later, from registers: they fan out to
@@ -131,6 +140,7 @@ class ParallelSearch(wiring.Component):
         have_result = Signal()
         pv_done = any_of(u.pv_done for u in units)
         stop = Signal()
+        split_merge = Signal()  # every engine's share of the split node in hand is done
         may_grant = (next_ticket == 0) | ~have_result | pv_done | stop
         may_grant_split = (split_ticket == 0) | any_of(u.split_first_done for u in units) | stop
         asks = [Signal(name=f"asks_{i}") for i in range(n)]
@@ -145,6 +155,8 @@ class ParallelSearch(wiring.Component):
             m.d.sync += next_ticket.eq(next_ticket + 1)
         with m.If(any_of(u.grant & u.want_split for u in units)):
             m.d.sync += split_ticket.eq(split_ticket + 1)
+        with m.If(split_merge):  # (no engine asks in its clock: all wait for it)
+            m.d.sync += split_ticket.eq(0)
 
         merge = Signal()
         # The shared alpha: the largest root best, MERGE_LATENCY clocks late (it only ever rises
@@ -153,15 +165,24 @@ class ParallelSearch(wiring.Component):
         shared = largest_pipelined(m, [u.root_best for u in units], clear=merge, name="shared")
         # The same at the split node, and its merge: when every engine has done its share, its
         # score is the largest best of all (MERGE_LATENCY clocks after the last one waits, when
-        # the shared best is up to date). Every engine tries engine 0's killer first there.
+        # the shared best is up to date). Every engine tries engine 0's killers first there.
+        # A split merge takes every engine up to the split node above (or the root), whose
+        # tickets start again: the counter and the shared best (the node below's) are emptied.
         shared_split = largest_pipelined(
-            m, [u.split_best for u in units], clear=merge, name="shared_split"
+            m, [u.split_best for u in units], clear=merge | split_merge, name="shared_split"
         )
-        split_merge = Signal()
         split_pending = Signal()  # every engine waits, the shared best a clock from ready
+        # Clocks since the last split merge, up to MERGE_LATENCY: the shared best is the new
+        # split node's once they are all gone (the engines take clocks to get there anyway).
+        since_merge = Signal(range(MERGE_LATENCY + 1), init=MERGE_LATENCY)
+        with m.If(split_merge):
+            m.d.sync += since_merge.eq(0)
+        with m.Elif(since_merge != MERGE_LATENCY):
+            m.d.sync += since_merge.eq(since_merge + 1)
+        settled = since_merge == MERGE_LATENCY
         all_split = all_of(u.split_waiting for u in units)
         m.d.sync += [
-            split_pending.eq(all_split & ~split_pending & ~split_merge & ~stop),
+            split_pending.eq(all_split & settled & ~split_pending & ~split_merge & ~stop),
             split_merge.eq(split_pending & ~stop),
         ]
         for unit in units:

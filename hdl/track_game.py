@@ -37,6 +37,9 @@ class TrackGame(wiring.Component):
     engines : int
         Search engines, each with its own board (:class:`~.parallel_search.ParallelSearch`);
         1 (the default) is the single :class:`~.track_search.TrackSearch`.
+    pv_plies : int
+        With more than one engine: how deep the previous best's line is split (see
+        :class:`~.parallel_search.ParallelSearch`; 1, the default, the node below it).
 
     Members
     -------
@@ -66,6 +69,7 @@ class TrackGame(wiring.Component):
         *,
         evaluation: bool = True,
         engines: int = 1,
+        pv_plies: int = 1,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -73,6 +77,7 @@ class TrackGame(wiring.Component):
         self.max_depth = max_depth
         self.evaluation = evaluation
         self.engines = engines
+        self.pv_plies = pv_plies
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -99,6 +104,7 @@ class TrackGame(wiring.Component):
                 self.max_depth,
                 engines=self.engines,
                 evaluation=self.evaluation,
+                pv_plies=self.pv_plies,
             )
         m.submodules.core = core
         rules, search = self.rules, self.search

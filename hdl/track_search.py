@@ -34,7 +34,7 @@ from .scores import (
 from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout, game_port_members
 from .types import Colour, Symbol, Verdict
 
-__all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members"]
+__all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members", "split_plies"]
 
 
 def ordinal_shape(columns: int, rows: int) -> range:
@@ -47,9 +47,16 @@ def move_layout(columns: int, rows: int) -> data.StructLayout:
     return data.StructLayout({"x": range(columns), "y": range(rows), "symbol": Symbol})
 
 
-def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
+def split_plies(pv_plies: int, max_depth: int) -> int:
+    """The deepest ply of the previous best's line that an engine splits: ``pv_plies``, but no
+    deeper than 2 plies above the horizon of the deepest iteration (and at least 1)."""
+    return min(pv_plies, max(1, max_depth - 2))
+
+
+def search_members(columns: int, rows: int, *, split: bool = False, pv_plies: int = 1) -> dict:
     """The members of a search's signature (see :class:`TrackSearch`): a game port, the board's
-    box and outcome, the search's controls and answer; with ``split``, an engine's members."""
+    box and outcome, the search's controls and answer; with ``split``, an engine's members
+    (``pv_plies``: the split plies of the previous best's line, one killer each)."""
     c, r = columns, rows
     members = {
         **game_port_members(c, r),
@@ -105,10 +112,10 @@ def search_members(columns: int, rows: int, *, split: bool = False) -> dict:
             "split_waiting": Out(1),
             "split_merge": In(1),
             "split_value": In(signed_score()),
-            "killer_out": Out(move_layout(c, r)),
-            "killer_out_valid": Out(1),
-            "split_killer": In(move_layout(c, r)),
-            "split_killer_valid": In(1),
+            "killer_out": Out(data.ArrayLayout(move_layout(c, r), pv_plies)),
+            "killer_out_valid": Out(pv_plies),
+            "split_killer": In(data.ArrayLayout(move_layout(c, r), pv_plies)),
+            "split_killer_valid": In(pv_plies),
         }
     return members
 
@@ -129,6 +136,10 @@ class TrackSearch(wiring.Component):
         One engine of a :class:`~.parallel_search.ParallelSearch` (docs/parallel.md): the root's
         moves are taken by ticket, the root's alpha follows ``shared_alpha``, and an iteration
         ends in a merge of all engines' root bests instead of here. Adds the ``split`` members.
+    pv_plies : int
+        With ``split``: how deep the previous best's line is split (the recursive PV split of
+        docs/parallel.md; 1, the default, splits the node below the previous best only), at
+        most 2 plies above an iteration's horizon (:func:`split_plies`).
 
     Members
     -------
@@ -184,9 +195,13 @@ class TrackSearch(wiring.Component):
         Pulse while every engine waits: go on to the next iteration with ``merge_move`` first
         (``merge_go``), or stop searching (the merger reports the result).
 
-    From the second iteration on, the previous best is split one ply down (the PV split of
-    docs/parallel.md): every engine plays it, and the moves of the node below it are taken by
-    ticket as the root's are.
+    From the second iteration on, the previous best is split (the PV split of docs/parallel.md):
+    every engine plays it, and the moves of the node below it are taken by ticket as the root's
+    are. With ``pv_plies`` above 1, the line goes on: at a split node above the deepest (ply
+    ``min(pv_plies, iteration - 2)``, at least 1), every engine plays its first move itself and
+    splits the node below it the same way; when that node's score is merged, the node's other
+    moves go by ticket (ticket t is its move of ordinal t + 1). The split node in hand is at
+    ``split_ply``; the members below are about it.
 
     want_split : Out(1)
         Asks for a ticket of the split node (``grant`` and ``ticket`` answer it).
@@ -199,12 +214,12 @@ class TrackSearch(wiring.Component):
         The split node's moves ran out here: waiting for the others.
     split_merge, split_value : In(...)
         Pulse while every engine waits: the split node's score is ``split_value`` (the largest
-        best, -INFINITY when it has no legal move).
+        best, -INFINITY when it has no legal move); its parent is the split node in hand next.
     killer_out, killer_out_valid : Out(...)
-        This engine's killer one ply down.
+        This engine's killers of plies 1 to ``pv_plies`` (index 0 is ply 1).
     split_killer, split_killer_valid : In(...)
-        The killer every engine tries first at the split node (engine 0's), so that their
-        ordinals agree.
+        The killers every engine tries first at the split nodes (engine 0's), so that their
+        ordinals agree: taken at the start of every iteration.
     """
 
     def __init__(
@@ -215,14 +230,18 @@ class TrackSearch(wiring.Component):
         *,
         evaluation: bool = True,
         split: bool = False,
+        pv_plies: int = 1,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
             raise ValueError(f"max_depth must be a positive integer, not {max_depth!r}")
+        if not isinstance(pv_plies, int) or isinstance(pv_plies, bool) or pv_plies < 1:
+            raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
         self.max_depth = max_depth
         self.evaluation = evaluation
         self.split = split
-        super().__init__(search_members(columns, rows, split=split))
+        self.pv_plies = split_plies(pv_plies, max_depth)
+        super().__init__(search_members(columns, rows, split=split, pv_plies=self.pv_plies))
 
     def elaborate(self, platform):
         m = Module()
@@ -266,12 +285,15 @@ class TrackSearch(wiring.Component):
             """Plies 0 and 1 (the root and the split node) in registers, the rest in memory."""
             return PlyRegisters(m, name, shape, depth, ply, parent, fixed=fixed)
 
+        # The split nodes' window, best and killer are registers: the other engines reach them.
+        pv_plies = self.pv_plies
+        split_fixed = max(2, pv_plies + 1)
         cursors = per_ply("cursor", cursor)
         moves = per_ply("move", moves_shape)
-        alpha = per_ply("alpha", signed_score())
+        alpha = per_ply("alpha", signed_score(), fixed=split_fixed)
         beta = per_ply("beta", signed_score())
-        best = per_ply("best", signed_score())
-        killer = per_ply("killer", moves_shape)
+        best = per_ply("best", signed_score(), fixed=split_fixed)
+        killer = per_ply("killer", moves_shape, fixed=split_fixed)
         killer_valid = per_ply("killer_valid", 1, fixed=depth)  # all cleared at once
         ply_registers = (cursors, moves, alpha, beta, best, killer, killer_valid)
 
@@ -299,10 +321,17 @@ class TrackSearch(wiring.Component):
         iter_live = Signal()  # root_best is this iteration's
         waiting = Signal()  # for the merge
         budget_stop = Signal()  # the iteration was stopped by a budget
-        # The PV split: from the second iteration on, the node below the previous best.
+        # The PV split: from the second iteration on, the nodes of the previous best's line,
+        # from the one below it down to ``deepest``.
         pv_split = split and depth >= 2
         in_split = Signal()  # every engine is under the previous best, splitting its moves
         split_first_done = Signal()
+        split_ply = Signal(range(pv_plies + 2), init=1)  # the split node in hand
+        deepest = Signal(range(pv_plies + 1), init=1)  # the deepest split node this iteration
+        # The split node in hand is above the deepest: every engine plays its first legal move
+        # (ordinal 0) itself, and its tickets are the ordinals from 1.
+        shared_first = Signal()
+        m.d.comb += shared_first.eq(in_split & (split_ply < deepest))
 
         cursor_here = cursors.here
         move_here = moves.here
@@ -427,17 +456,22 @@ class TrackSearch(wiring.Component):
             # The root's alpha keeps up with the other engines' (the FSM's writes come first).
             with m.If(searching & (self.shared_alpha > alpha[0])):
                 m.d.sync += alpha[0].eq(self.shared_alpha)
-            m.d.comb += self.split_best.eq(
-                Mux(in_split, best[1], -INFINITY) if pv_split else -INFINITY
-            )
+            split_best = Signal(signed_score())
+            m.d.comb += self.split_best.eq(Mux(in_split, split_best, -INFINITY))
             if pv_split:
-                m.d.comb += [
-                    self.killer_out.eq(killer[1]),
-                    self.killer_out_valid.eq(killer_valid[1]),
-                ]
-                # The split node's alpha keeps up with the other engines' in the same way.
-                with m.If(searching & in_split & (self.split_alpha > alpha[1])):
-                    m.d.sync += alpha[1].eq(self.split_alpha)
+                for p in range(1, pv_plies + 1):
+                    with m.If(split_ply == p):
+                        m.d.comb += split_best.eq(best[p])
+                    m.d.comb += [
+                        self.killer_out[p - 1].eq(killer[p]),
+                        self.killer_out_valid[p - 1].eq(killer_valid[p]),
+                    ]
+                    # The split node's alpha keeps up with the other engines' in the same way.
+                    raise_alpha = self.split_alpha > alpha[p]
+                    with m.If(searching & in_split & (split_ply == p) & raise_alpha):
+                        m.d.sync += alpha[p].eq(self.split_alpha)
+            else:
+                m.d.comb += split_best.eq(-INFINITY)
 
         m.d.sync += [go.eq(0), self.done.eq(0)]
         if not split:  # else counted once for all engines (``clock_spent``)
@@ -504,8 +538,8 @@ class TrackSearch(wiring.Component):
                         m.d.sync += [in_split.eq(0), ordinal.eq(1), ticket_valid.eq(0)]
                     m.d.sync += want.eq(1)  # the next ticket
             if pv_split:
-                with m.If(in_split & (parent == 1)):  # a move of the split node is done
-                    with m.If(searching_pv):
+                with m.If(in_split & (parent == split_ply)):  # a move of the split node is done
+                    with m.If(searching_pv | shared_first):
                         m.d.sync += split_first_done.eq(1)
                     m.d.sync += want.eq(1)
             if not issued:  # (unused on a cutoff)
@@ -536,12 +570,18 @@ class TrackSearch(wiring.Component):
             if not split:
                 searched(move, place)
                 return
-            ticket_ply = Mux(in_split, 2, 1)  # the board's ply after a move taken by ticket
+            # The board's ply after a move taken by ticket, and the ordinal of this engine's.
+            ticket_ply = Mux(in_split, split_ply + 1, 1)
+            target = Signal.like(ordinal)
+            m.d.comb += target.eq(my_ticket + shared_first)
             with m.If(ply != ticket_ply):
                 searched(move, place)
+            with m.Elif(shared_first & (ordinal == 0)):  # every engine's: split it in turn
+                m.d.sync += ordinal.eq(1)
+                searched(move, place, descend=True)
             with m.Elif(~ticket_valid):
                 m.next = "TICKET"
-            with m.Elif(ordinal != my_ticket):  # another engine's: take it back, go on
+            with m.Elif(ordinal != target):  # another engine's: take it back, go on
                 m.d.sync += ordinal.eq(ordinal + 1)
                 next_move(
                     place,
@@ -559,11 +599,14 @@ class TrackSearch(wiring.Component):
                 ]
                 searched(move, place)
 
-        def searched(move, place):
-            """``played``'s move is a node of this search."""
+        def searched(move, place, *, descend=False):
+            """``played``'s move is a node of this search (with ``descend``, the first move of a
+            split node above the deepest: a child that is a node is the next split node)."""
             m.d.comb += counted.eq(1)
             with m.If(~(mover_won | other_won) & (~horizon | extend)):  # the child is a node
                 enter_node(-parent_beta, -parent_alpha)
+                if descend:
+                    m.d.sync += [split_ply.eq(split_ply + 1), ordinal.eq(0)]
                 first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
                 # A leaf: the board takes it back at once, with the terms of the parent's next
@@ -614,7 +657,7 @@ class TrackSearch(wiring.Component):
             with m.If(merging_root):
                 wait_for_merge(stopped=0)
             if pv_split:
-                with m.Elif(in_split & (ply == 1)):  # the split node's moves ran out here
+                with m.Elif(in_split & (ply == split_ply)):  # the split node's moves ran out
                     m.next = "SPLIT_WAIT"
             with m.Else():
                 with m.If(ply == 0):
@@ -697,12 +740,19 @@ class TrackSearch(wiring.Component):
                             in_split.eq(have_result),
                             split_first_done.eq(0),
                             best[1].eq(-INFINITY),
+                            split_ply.eq(1),
+                            # ``iteration - 2``, at least 1, at most ``pv_plies``
+                            deepest.eq(1),
                         ]
-                        with m.If(have_result):  # engine 0's killer, for every engine
-                            m.d.sync += [
-                                killer[1].eq(self.split_killer),
-                                killer_valid[1].eq(self.split_killer_valid),
-                            ]
+                        for p in range(2, pv_plies + 1):
+                            with m.If(iteration >= p + 2):
+                                m.d.sync += deepest.eq(p)
+                        with m.If(have_result):  # engine 0's killers, for every engine
+                            for p in range(1, pv_plies + 1):
+                                m.d.sync += [
+                                    killer[p].eq(self.split_killer[p - 1]),
+                                    killer_valid[p].eq(self.split_killer_valid[p - 1]),
+                                ]
                     m.next = "NEXT"
             with m.State("NEXT"):  # the node's first move, or ask the board for a candidate
                 with m.If(abort_now):
@@ -754,6 +804,14 @@ class TrackSearch(wiring.Component):
                     with m.Elif(self.split_merge):
                         split_score = Mux(self.split_value == -INFINITY, 0, self.split_value)
                         back_up(-split_score, parent_move, parent_cursor)
+                        with m.If(split_ply > 1):  # the parent is the split node in hand next
+                            m.d.sync += [
+                                split_ply.eq(split_ply - 1),
+                                ordinal.eq(1),
+                                ticket_valid.eq(0),
+                                want.eq(1),
+                                split_first_done.eq(1),
+                            ]
             with m.State("PLAY"):  # the node's first move (PV or killer)
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"

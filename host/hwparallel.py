@@ -22,7 +22,9 @@ Choices the contract leaves to the model:
 - *The PV split* (from the second iteration on): every engine plays the previous best; the
   moves of the node below it go by ticket (a second counter) in the order of its candidates with
   engine 0's killer first; an engine whose share is done waits, playing nothing, until every
-  engine's is, then takes the largest best of all as that node's score.
+  engine's is, then takes the largest best of all as that node's score. With ``pv_plies``
+  above 1 the line is split further down (the recursive PV split, :meth:`_Engine.split_share`),
+  and every engine starts the iteration with engine 0's killers of the plies that may be split.
 - *The first legal root move* of the result when the first iteration completes no root move is
   ordinal 0, which engine 0 plays first.
 
@@ -34,13 +36,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from .hweval import MAX_EXTENSIONS
 from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
 
-__all__ = ["ParallelResult", "hw_parallel_search"]
+__all__ = ["ParallelResult", "hw_parallel_search", "split_plies"]
+
+
+def split_plies(pv_plies: int, max_depth: int) -> int:
+    """The deepest ply of the previous best's line that is ever split: ``pv_plies``, but no
+    deeper than 2 plies above the deepest iteration's horizon (and at least 1). An iteration of
+    ``depth`` splits down to ``max(1, min(pv_plies, depth - 2))``."""
+    return min(pv_plies, max(1, max_depth - 2))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -284,9 +292,9 @@ def hw_parallel_search(
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
-    nodes per engine. With ``pv_plies`` above 1 (model only, not the gateware's), the nodes of
-    the previous best's line are split down to that ply, and no deeper than 2 plies above the
-    iteration's horizon: the recursive PV split."""
+    nodes per engine. With ``pv_plies`` above 1, the nodes of the previous best's line are
+    split down to that ply, and no deeper than 2 plies above the iteration's horizon: the
+    recursive PV split (the gateware's ``ParallelSearch(pv_plies=...)``)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -305,11 +313,10 @@ def hw_parallel_search(
         deepest = max(1, min(pv_plies, depth - 2))
         shared = _Iteration(engines, first is not None, deepest)
         # Every engine tries engine 0's killers first at the split nodes, so that their ordinals
-        # agree; the recursive split hands them all of engine 0's killers (fewer nodes, measured).
-        copied = deepest if pv_plies == 1 else depth + MAX_EXTENSIONS
+        # agree: those of every ply that may be split (the gateware's registers).
         if first is not None:
             for engine in team[1:]:
-                for ply in range(1, copied + 1):
+                for ply in range(1, split_plies(pv_plies, max_depth) + 1):
                     engine.killers.pop(ply, None)
                     if ply in team[0].killers:
                         engine.killers[ply] = team[0].killers[ply]

@@ -229,8 +229,9 @@ class SearchResult:
 class TrackSearchSim:
     """A :class:`~trax_fpga.hdl.track_search.TrackSearch` (a game on the block-RAM board and its
     search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`; with ``engines``,
-    a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many; with ``component``,
-    that search (of the same members) on ``torus``."""
+    a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many (splitting the
+    previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
+    on ``torus``."""
 
     def __init__(
         self,
@@ -240,6 +241,7 @@ class TrackSearchSim:
         max_depth: int = 3,
         evaluation: bool = True,
         engines: int | None = None,
+        pv_plies: int = 1,
         component=None,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
@@ -252,7 +254,12 @@ class TrackSearchSim:
             self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
         else:
             self.component = ParallelSearch(
-                self.width, self.height, max_depth, engines=engines, evaluation=evaluation
+                self.width,
+                self.height,
+                max_depth,
+                engines=engines,
+                evaluation=evaluation,
+                pv_plies=pv_plies,
             )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)

@@ -38,6 +38,15 @@ def three():
         yield engine
 
 
+@pytest.fixture(scope="module")
+def recursive():
+    """Three engines splitting the previous best's line down to ply 2 (from depth 4 on)."""
+    with TrackSearchSim(
+        (TORUS, TORUS), "verilator", max_depth=DEPTH + 1, engines=3, pv_plies=2
+    ) as engine:
+        yield engine
+
+
 def some_positions(count: int, seed: int) -> list[Position]:
     """Human-game positions, then seeded random ones: ``count`` of each."""
     found = positions_from_games(count, 16)
@@ -88,6 +97,35 @@ def test_many_engines_score_every_iteration_as_the_sequential_search(three):
             assert exact_value(position, move, got.depth) == got.score, label
             checked += 1
     assert checked == 36
+
+
+def test_the_recursive_pv_split_scores_every_iteration_as_the_sequential_search(recursive):
+    """``pv_plies`` 2: at depth 4 the split node's first move is played by every engine and the
+    node below it split in turn (docs/parallel.md); the scores stay the sequential search's."""
+    checked = 0
+    for position in some_positions(3, 8):
+        for depth in range(1, DEPTH + 2):
+            model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
+            got, move = search(recursive, position, UNLIMITED, depth=depth)
+            label = f"{' '.join(str(t.move) for t in position.turns)} at depth {depth}"
+            assert (got.score, got.depth) == (model.score, model.depth), label
+            assert move is not None and position.is_legal(move), label
+            assert exact_value(position, move, got.depth) == got.score, label
+            checked += 1
+    assert checked == 24
+
+
+def test_one_engine_with_the_recursive_pv_split_is_the_sequential_search():
+    """One engine splitting the line to ply 2 is still the sequential search node for node."""
+    checked = 0
+    with TrackSearchSim(
+        (TORUS, TORUS), "verilator", max_depth=DEPTH + 1, engines=1, pv_plies=2
+    ) as single:
+        for position in some_positions(3, 11):
+            for budget in (5, 300, 2500, UNLIMITED):
+                check(single, position, budget, depth=DEPTH + 1)
+                checked += 1
+    assert checked == 24
 
 
 def test_many_engines_within_small_budgets(three):

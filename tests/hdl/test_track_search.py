@@ -68,9 +68,9 @@ def search(rtl, position, budget, **kwargs):
     return got, move
 
 
-def check(rtl, position, budget):
-    model = hw_search(position, TORUS, TORUS, budget, DEPTH, board="track")
-    got, move = search(rtl, position, budget)
+def check(rtl, position, budget, depth=DEPTH):
+    model = hw_search(position, TORUS, TORUS, budget, depth, board="track")
+    got, move = search(rtl, position, budget, **({} if depth == DEPTH else {"depth": depth}))
     label = " ".join(str(t.move) for t in position.turns)
     assert move == model.move, label
     assert ((got.x, got.y), SYMBOLS[got.symbol.value]) == (model.window_cell, model.symbol)

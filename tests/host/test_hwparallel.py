@@ -66,11 +66,12 @@ def move_value(position: Position, move, depth: int) -> int:
 
 
 def test_one_engine_is_the_sequential_search_node_for_node():
+    """With or without the recursive PV split (``pv_plies`` 2 splits plies 1 and 2 at depth 4)."""
     checked = 0
     for i, position in enumerate(game_positions(20) + random_positions(20, 40)):
         for budget in (0, 3, 60, 400, 2000)[i % 2 :: 2]:
             expected = hw_search(position, TORUS, TORUS, budget, 4, board="track")
-            got = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1)
+            got = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1, pv_plies=1 + i // 20)
             assert summary(got) == summary(expected), (position.turns, budget)
             assert got.engine_nodes == (got.nodes,) and got.ticks == got.nodes
             checked += 1
@@ -123,9 +124,9 @@ def test_the_walk_to_a_ticket_is_not_counted():
 
 
 def test_the_recursive_pv_split_scores_as_the_sequential_search():
-    """``pv_plies`` > 1 (model only): the previous best's line split ply by ply (plies 1 and 2
-    at depth 4) scores every iteration as the sequential search, and chooses a move of that
-    value; it is not the split of ply 1 alone (the node counts differ)."""
+    """``pv_plies`` > 1: the previous best's line split ply by ply (plies 1 and 2 at depth 4)
+    scores every iteration as the sequential search, and chooses a move of that value; it is
+    not the split of ply 1 alone (the node counts differ)."""
     checked = differs = 0
     for position in game_positions(2) + random_positions(2, 200):
         expected = sequential_scores(position, 4)
