@@ -1,6 +1,6 @@
 """The area of one search engine on the ECP5, by module: synthesis only (no place and route).
 
-``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split]``
+``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -54,9 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
     parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
     parser.add_argument("--split", action="store_true", help="an engine of the parallel search")
+    parser.add_argument(
+        "--pv-plies", type=int, default=1, help="with --split: the split plies (default 1)"
+    )
     args = parser.parse_args(argv)
     BUILD.mkdir(parents=True, exist_ok=True)
-    engine = TrackSearch(args.torus, args.torus, args.depth, split=args.split)
+    engine = TrackSearch(
+        args.torus, args.torus, args.depth, split=args.split, pv_plies=args.pv_plies
+    )
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
     (BUILD / "engine.il").write_text(text + "\n")
@@ -69,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = module_stats((BUILD / "engine.stat").read_text())
     where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
     where += ", split" if args.split else ""
+    where += f", PV split to ply {engine.pv_plies}" if args.split and engine.pv_plies > 1 else ""
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

@@ -62,6 +62,7 @@ BOARD = BoardSpec(
     # at 7400 overused wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
-    # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md).
-    player_options={"search_options": {"engines": 8, "max_depth": 8}},
+    # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md);
+    # the previous best's line split down to ply 4 (the recursive PV split).
+    player_options={"search_options": {"engines": 8, "max_depth": 8, "pv_plies": 4}},
 )

@@ -456,20 +456,23 @@ class TrackSearch(wiring.Component):
             # The root's alpha keeps up with the other engines' (the FSM's writes come first).
             with m.If(searching & (self.shared_alpha > alpha[0])):
                 m.d.sync += alpha[0].eq(self.shared_alpha)
+            # The split node in hand's best and alpha (the registers of ``split_ply``).
             split_best = Signal(signed_score())
+            split_alpha = Signal(signed_score())
             m.d.comb += self.split_best.eq(Mux(in_split, split_best, -INFINITY))
             if pv_split:
                 for p in range(1, pv_plies + 1):
                     with m.If(split_ply == p):
-                        m.d.comb += split_best.eq(best[p])
+                        m.d.comb += [split_best.eq(best[p]), split_alpha.eq(alpha[p])]
                     m.d.comb += [
                         self.killer_out[p - 1].eq(killer[p]),
                         self.killer_out_valid[p - 1].eq(killer_valid[p]),
                     ]
-                    # The split node's alpha keeps up with the other engines' in the same way.
-                    raise_alpha = self.split_alpha > alpha[p]
-                    with m.If(searching & in_split & (split_ply == p) & raise_alpha):
-                        m.d.sync += alpha[p].eq(self.split_alpha)
+                # The split node's alpha keeps up with the other engines' in the same way.
+                with m.If(searching & in_split & (self.split_alpha > split_alpha)):
+                    for p in range(1, pv_plies + 1):
+                        with m.If(split_ply == p):
+                            m.d.sync += alpha[p].eq(self.split_alpha)
             else:
                 m.d.comb += split_best.eq(-INFINITY)
 

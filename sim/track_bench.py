@@ -2,7 +2,7 @@
 per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
-[--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5]
+[--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5] [--pv-plies 1]
 [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
@@ -109,16 +109,24 @@ def search_figures(torus: int, count: int, budget: int, depth: int, records: pat
 
 
 def parallel_figures(
-    torus: int, count: int, engines: list[int], depths: list[int], records: pathlib.Path
+    torus: int,
+    count: int,
+    engines: list[int],
+    depths: list[int],
+    records: pathlib.Path,
+    pv_plies: int = 1,
 ) -> None:
     """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
     complete each depth (a search limited to it, no node limit; the mean over the positions),
-    and the nodes per clock over those searches (the split's walks to a ticket are no nodes)."""
+    and the nodes per clock over those searches (the split's walks to a ticket are no nodes).
+    ``pv_plies``: how deep the previous best's line is split (the recursive PV split)."""
     cycles_at: dict[tuple[int, int], float] = {}
     for n in engines:
         per_depth: dict[int, list[int]] = {d: [] for d in depths}
         nodes = cycles = 0
-        with TrackSearchSim((torus, torus), "verilator", max_depth=max(depths), engines=n) as unit:
+        with TrackSearchSim(
+            (torus, torus), "verilator", max_depth=max(depths), engines=n, pv_plies=pv_plies
+        ) as unit:
             for position in positions(count, torus, records):
                 for d in depths:
                     unit.new_game()
@@ -131,6 +139,7 @@ def parallel_figures(
         where = (
             f"ParallelSearch {torus}x{torus}, {n} engine{'s' if n > 1 else ''}, Verilator, "
             f"{count} human-game positions, no node limit"
+            + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
         )
         for d in depths:
             cycles_at[n, d] = statistics.fmean(per_depth[d])
@@ -244,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the depths it is timed to (default 4,5)",
     )
     parser.add_argument(
+        "--pv-plies",
+        type=int,
+        default=1,
+        help="split the previous best's line to this ply (default 1: the node below it)",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -255,7 +270,12 @@ def main(argv: list[str] | None = None) -> int:
         search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
     if args.engines:
         parallel_figures(
-            args.torus, args.parallel_positions, args.engines, args.parallel_depths, args.records
+            args.torus,
+            args.parallel_positions,
+            args.engines,
+            args.parallel_depths,
+            args.records,
+            args.pv_plies,
         )
     if args.perft:
         perft_figures(args.perft)
