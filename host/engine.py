@@ -156,7 +156,8 @@ class ModelChooser:
     """Chooses moves with the gateware search's model: :func:`.hwsearch.hw_search` with
     ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
     ``depth``; with ``engines`` > 1, :func:`.hwparallel.hw_parallel_search` instead (that many
-    engines splitting the search, docs/parallel.md), ``nodes`` per engine.
+    engines splitting the search, the previous best's line down to ply ``pv_plies``,
+    docs/parallel.md), ``nodes`` per engine.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -179,6 +180,7 @@ class ModelChooser:
         torus: int = DEFAULT_TORUS,
         seed: int | str | None = None,
         engines: int = 1,
+        pv_plies: int = 1,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
@@ -188,7 +190,10 @@ class ModelChooser:
             raise ValueError(f"torus must be an integer of at least 4, not {torus!r}")
         if not isinstance(engines, int) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
+        if not isinstance(pv_plies, int) or pv_plies < 1:
+            raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
         self.engines = engines
+        self.pv_plies = pv_plies
         self.nodes = DEFAULT_NODES if nodes is None else nodes
         self.depth = DEFAULT_MODEL_DEPTH if depth is None else depth
         self.torus = torus
@@ -212,7 +217,9 @@ class ModelChooser:
         if self.engines == 1:
             result = hw_search(position, size, size, nodes, depth, board="track")
         else:
-            result = hw_parallel_search(position, size, size, nodes, depth, self.engines)
+            result = hw_parallel_search(
+                position, size, size, nodes, depth, self.engines, pv_plies=self.pv_plies
+            )
         elapsed = time.perf_counter() - start
         log.info(
             "%s: depth %d score %d nodes %d in %.3f s (model%s)",

@@ -31,13 +31,20 @@ class RtlSearchResult(HwSearchResult):
 class RtlSearch:
     """The simulated search on a ``torus`` x ``torus`` board (one Verilator build per torus,
     depth and number of engines; ``engines``: a :class:`~trax_fpga.hdl.parallel_search.
-    ParallelSearch` of that many, None: the single search)."""
+    ParallelSearch` of that many, splitting the previous best's line to ``pv_plies``; None: the
+    single search)."""
 
-    def __init__(self, torus: int = 64, max_depth: int = 3, engines: int | None = None):
+    def __init__(
+        self,
+        torus: int = 64,
+        max_depth: int = 3,
+        engines: int | None = None,
+        pv_plies: int = 1,
+    ):
         self.width, self.height = check_torus(torus, torus)
         self.max_depth = max_depth
         self.unit = TrackSearchSim(
-            (torus, torus), "verilator", max_depth=max_depth, engines=engines
+            (torus, torus), "verilator", max_depth=max_depth, engines=engines, pv_plies=pv_plies
         )
 
     def close(self) -> None:

@@ -240,7 +240,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
     if getattr(args, "search", "ref") == "model":
         return ModelChooser(
-            nodes=args.nodes, depth=args.depth, torus=args.torus, engines=args.engines
+            nodes=args.nodes,
+            depth=args.depth,
+            torus=args.torus,
+            engines=args.engines,
+            pv_plies=args.pv_plies,
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
 
@@ -363,7 +367,7 @@ def _best_rtl(args: argparse.Namespace) -> int:
         reporting(status.say),
     ):
         engines = args.engines if args.engines > 1 else None
-        with RtlSearch(torus, depth, engines) as unit:
+        with RtlSearch(torus, depth, engines, args.pv_plies) as unit:
             result = unit.search(position, args.nodes)
     model = hw_search(position, torus, torus, args.nodes, depth, board="track")
     print(f"{position.turn.word} to move after {position.ply} moves")
@@ -935,6 +939,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="model: N engines splitting the search (host/hwparallel.py), --nodes each "
         "(default 1; the ULX3S board file has 8)",
     )
+    p.add_argument(
+        "--pv-plies",
+        type=_positive,
+        default=1,
+        metavar="P",
+        help="model, with --engines: split the previous best's line down to ply P (the "
+        "recursive PV split; default 1; the ULX3S board file has 4)",
+    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -976,6 +988,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="rtl: search engines splitting the search, each with its own board (default 1; "
         "docs/parallel.md); the node budget is per engine",
+    )
+    p.add_argument(
+        "--pv-plies",
+        type=_positive,
+        default=1,
+        metavar="P",
+        help="rtl, with --engines: split the previous best's line down to ply P (the recursive "
+        "PV split; default 1, the node below it; the ULX3S board file has 4)",
     )
     add_variant(p)
 
@@ -1127,8 +1147,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.engine_parser.error("--time: the model (--search model) searches --nodes")
         if args.torus < 4:
             parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
-    elif args.command == "engine" and args.engines != 1:
-        parser.engine_parser.error("--engines: for the model (--search model)")
+    elif args.command == "engine" and (args.engines != 1 or args.pv_plies != 1):
+        parser.engine_parser.error("--engines, --pv-plies: for the model (--search model)")
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(name)s: %(message)s")
     try:

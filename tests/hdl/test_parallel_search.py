@@ -162,17 +162,19 @@ def test_the_game_goes_on_after_a_parallel_search(three):
     assert got.score == hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track").score
 
 
-def test_trax_best_backend_rtl_engines(capsys):
-    """``trax best --backend rtl --engines 3`` (the design of the ``three`` fixture): the
-    whole search's nodes and cycles, and the model's score."""
+@pytest.mark.parametrize(("depth", "plies"), [(DEPTH, 1), (DEPTH + 1, 2)])
+def test_trax_best_backend_rtl_engines(capsys, depth, plies):
+    """``trax best --backend rtl --engines 3 [--pv-plies 2]`` (the designs of the ``three``
+    and ``recursive`` fixtures): the whole search's nodes and cycles, and the model's score."""
     from trax_fpga.cli import main
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
-    args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(DEPTH)]
-    assert main([*args, "--engines", "3", "--nodes", str(UNLIMITED), *moves]) == 0
+    args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(depth)]
+    args += ["--engines", "3", "--pv-plies", str(plies)]
+    assert main([*args, "--nodes", str(UNLIMITED), *moves]) == 0
     out = capsys.readouterr().out.splitlines()
     position = Position.from_moves(moves)
-    model = hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track")
+    model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
     assert "3 engines" in out[-3] and " nodes in " in out[-3] and " cycles, score " in out[-3]
     assert f"score {model.score}" in out[-3]
     assert "agrees on the score" in out[-2]

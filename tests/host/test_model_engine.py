@@ -121,13 +121,16 @@ def test_the_chooser_is_the_model_with_its_limits():
 
 
 def test_the_chooser_with_engines_is_the_parallel_model():
-    """``engines`` > 1: the model of that many engines splitting the root, ``nodes`` each."""
+    """``engines`` > 1: the model of that many engines splitting the root (and with
+    ``pv_plies``, the previous best's line), ``nodes`` each."""
     checked = 0
     for tactic in TACTICS[::4]:
         position = tactic.position()
-        for nodes, depth, engines in ((5, 3, 2), (60, 6, 3), (700, 2, 4)):
-            got = ModelChooser(nodes=nodes, depth=depth, engines=engines).choose(position)
-            assert got == hw_parallel_search(position, 64, 64, nodes, depth, engines)
+        for nodes, depth, engines, plies in ((5, 3, 2, 1), (60, 6, 3, 4), (700, 2, 4, 1)):
+            chooser = ModelChooser(nodes=nodes, depth=depth, engines=engines, pv_plies=plies)
+            got = chooser.choose(position)
+            expected = hw_parallel_search(position, 64, 64, nodes, depth, engines, pv_plies=plies)
+            assert got == expected
             assert max(got.engine_nodes) <= nodes and len(got.engine_nodes) == engines
             assert position.is_legal(got.move)
             checked += 1
@@ -196,7 +199,8 @@ def test_a_varied_move_is_near_equal_to_the_best():
         (["engine", "--search", "model", "--torus", "2"], "--torus: at least 4"),
         (["engine", "--search", "gate"], "invalid choice: 'gate'"),
         (["engine", "--depth", "0"], "--depth"),
-        (["engine", "--engines", "2"], "--engines: for the model"),
+        (["engine", "--engines", "2"], "--engines, --pv-plies: for the model"),
+        (["engine", "--pv-plies", "3"], "--engines, --pv-plies: for the model"),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
     ],
 )
