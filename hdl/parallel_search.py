@@ -17,7 +17,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from .scores import INFINITY, MATE_BOUND, signed_score
-from .track_board import GAME_COMMANDS, check_torus
+from .track_board import GAME_ANSWERS, GAME_COMMANDS, check_torus
 from .track_search import TrackSearch, move_layout, ordinal_shape, search_members, split_plies
 from .types import Symbol
 
@@ -29,13 +29,12 @@ WATCHDOG = 4096
 #: are a tree of comparisons with a register halfway.
 MERGE_LATENCY = 2
 
-#: Inputs that every engine takes: the game's commands (registered on their way to the
-#: engines), and the others as they come.
-BROADCAST = (*GAME_COMMANDS, "turn", "budget", "peek_x", "peek_y")
-#: Outputs of the game's board, the same in every engine: engine 0's.
+#: Inputs that every engine takes as they come (the game port's commands too, registered).
+BROADCAST = ("turn", "budget", "peek_x", "peek_y")
+#: Outputs of the game's board, the same in every engine: engine 0's (the game port's answer
+#: too, but for ``busy``).
 FROM_FIRST = (
-    "board_done", "board_verdict", "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
-    "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
+    "overflow", "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
 )  # fmt: skip
 
 
@@ -104,18 +103,19 @@ class ParallelSearch(wiring.Component):
             units.append(unit)
         # The game's commands reach the engines a clock later, from registers: they fan out to
         # every engine's board, across the chip, and a board acts on its command at once.
+        for name in GAME_COMMANDS:
+            value = getattr(self.game, name)
+            held = Signal.like(value, name=f"game_{name}_held")
+            m.d.sync += held.eq(value)
+            m.d.comb += [getattr(unit.game, name).eq(held) for unit in units]
         for name in BROADCAST:
-            value = getattr(self, name)
-            if name in GAME_COMMANDS:
-                held = Signal.like(value, name=f"{name}_held")
-                m.d.sync += held.eq(value)
-                value = held
-            for unit in units:
-                m.d.comb += getattr(unit, name).eq(value)
+            m.d.comb += [getattr(unit, name).eq(getattr(self, name)) for unit in units]
         first = units[0]
         for name in FROM_FIRST:
             m.d.comb += getattr(self, name).eq(getattr(first, name))
-        m.d.comb += self.board_busy.eq(any_of(u.board_busy for u in units))
+        for name in GAME_ANSWERS:
+            m.d.comb += getattr(self.game, name).eq(getattr(first.game, name))
+        m.d.comb += self.game.busy.eq(any_of(u.game.busy for u in units))
         engines_busy = any_of(u.busy for u in units)
         # The nodes of all engines and the clocks, counted here once (an engine counts its own
         # nodes too, for its budget).
@@ -238,7 +238,7 @@ class ParallelSearch(wiring.Component):
         m.d.comb += [unit.abort.eq(self.abort | (self.busy & watchdog)) for unit in units]
 
         m.d.sync += [merge.eq(0), self.done.eq(0)]
-        m.d.comb += [u.start.eq(self.start & ~first.empty & ~self.busy) for u in units]
+        m.d.comb += [u.start.eq(self.start & ~first.game.empty & ~self.busy) for u in units]
         with m.If(self.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
 
@@ -248,7 +248,7 @@ class ParallelSearch(wiring.Component):
 
         with m.FSM(name="parallel_fsm"):
             with m.State("IDLE"):
-                with m.If(self.start & first.empty):  # the first move of a game
+                with m.If(self.start & first.game.empty):  # the first move of a game
                     m.d.sync += [
                         self.found.eq(1),
                         self.x.eq(0),

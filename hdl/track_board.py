@@ -56,6 +56,7 @@ from .cell_rules import cell_rules, grow_box, placement
 from .types import Symbol, Tile, Verdict
 
 __all__ = [
+    "GAME_ANSWERS",
     "GAME_COMMANDS",
     "TrackBoard",
     "TrackOp",
@@ -66,7 +67,9 @@ __all__ = [
     "edge_address",
     "edge_bank",
     "edge_layout",
-    "game_port_members",
+    "game_port_answers",
+    "game_port_commands",
+    "game_port_signature",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -93,32 +96,46 @@ def cursor_layout(columns: int, rows: int) -> data.StructLayout:
     return data.StructLayout({"index": range(columns * rows + 1), "symbol": Symbol})
 
 
-#: The game port's inputs: a board's command (``start``, ``op``, ``x``, ``y``, ``symbol``,
-#: ``outside``) as a player gives it to a block that holds the board.
-GAME_COMMANDS = ("game_start", "game_op", "game_x", "game_y", "game_symbol", "game_outside")
+#: The game port's inputs: a board's command as a player gives it to a block that holds the board.
+GAME_COMMANDS = ("start", "op", "x", "y", "symbol", "outside")
+#: The game port's outputs: the board's answer and the game's box.
+GAME_ANSWERS = ("busy", "done", "verdict", "box_x", "box_y", "box_w", "box_h", "empty")
 
 
-def game_port_members(columns: int, rows: int) -> dict:
+def game_port_signature(columns: int, rows: int) -> wiring.Signature:
     """The game port of a block that holds a C x R board (the search, the many-engine search,
-    perft): the board's command in (:data:`GAME_COMMANDS`, taken while the block is idle), its
-    answer and the game's box out, as the board's own members of the same names."""
+    perft), from the block's side: the board's command in (:data:`GAME_COMMANDS`, taken while
+    the block is idle), its answer and the game's box out (:data:`GAME_ANSWERS`), each as the
+    :class:`TrackBoard` member of the same name."""
     c, r = columns, rows
-    return {
-        "game_start": In(1),
-        "game_op": In(TrackOp),
-        "game_x": In(range(c)),
-        "game_y": In(range(r)),
-        "game_symbol": In(Symbol),
-        "game_outside": In(1),
-        "board_busy": Out(1),
-        "board_done": Out(1),
-        "board_verdict": Out(Verdict),
-        "box_x": Out(range(c)),
-        "box_y": Out(range(r)),
-        "box_w": Out(range(c + 1)),
-        "box_h": Out(range(r + 1)),
-        "empty": Out(1),
-    }
+    return wiring.Signature(
+        {
+            "start": In(1),
+            "op": In(TrackOp),
+            "x": In(range(c)),
+            "y": In(range(r)),
+            "symbol": In(Symbol),
+            "outside": In(1),
+            "busy": Out(1),
+            "done": Out(1),
+            "verdict": Out(Verdict),
+            "box_x": Out(range(c)),
+            "box_y": Out(range(r)),
+            "box_w": Out(range(c + 1)),
+            "box_h": Out(range(r + 1)),
+            "empty": Out(1),
+        }
+    )
+
+
+def game_port_answers(m: Module, port, board) -> None:
+    """Drive the game port ``port``'s outputs from ``board`` (a :class:`TrackBoard`)."""
+    m.d.comb += [getattr(port, name).eq(getattr(board, name)) for name in GAME_ANSWERS]
+
+
+def game_port_commands(m: Module, board, port) -> None:
+    """Give ``board`` the game port ``port``'s command (in the control context of the call)."""
+    m.d.comb += [getattr(board, name).eq(getattr(port, name)) for name in GAME_COMMANDS]
 
 
 def check_torus(columns: object, rows: object) -> tuple[int, int]:

@@ -126,11 +126,11 @@ class TrackGame(wiring.Component):
             self.cycles.eq(core.cycles),
             self.depth.eq(core.depth),
             self.overflow.eq(core.overflow),
-            rules.box_x.eq(core.box_x),
-            rules.box_y.eq(core.box_y),
-            rules.box_w.eq(core.box_w),
-            rules.box_h.eq(core.box_h),
-            rules.empty.eq(core.empty),
+            rules.box_x.eq(core.game.box_x),
+            rules.box_y.eq(core.game.box_y),
+            rules.box_w.eq(core.game.box_w),
+            rules.box_h.eq(core.game.box_h),
+            rules.empty.eq(core.game.empty),
         ]
 
         # The rules' side: a command waits while the search (or its unwinding) holds the board.
@@ -148,10 +148,10 @@ class TrackGame(wiring.Component):
                 symbol.eq(rules.symbol),
             ]
         m.d.comb += [
-            core.game_x.eq(x),
-            core.game_y.eq(y),
-            core.game_symbol.eq(symbol),
-            core.game_op.eq(Mux(command == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
+            core.game.x.eq(x),
+            core.game.y.eq(y),
+            core.game.symbol.eq(symbol),
+            core.game.op.eq(Mux(command == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
         ]
 
         m.d.sync += rules.done.eq(0)
@@ -161,25 +161,25 @@ class TrackGame(wiring.Component):
 
         with m.FSM(name="game_fsm"):
             with m.State("IDLE"):
-                with m.If(pending & ~core.busy & ~core.board_busy):
+                with m.If(pending & ~core.busy & ~core.game.busy):
                     m.d.sync += [pending.eq(0), rules.busy.eq(1)]
                     with m.If(command == Command.NEW_GAME):
-                        m.d.comb += core.game_start.eq(1)
+                        m.d.comb += core.game.start.eq(1)
                         m.d.sync += [self.turn.eq(Colour.WHITE), rules.outcome.eq(Outcome.NONE)]
                         m.next = "NEW_GAME"
                     with m.Elif(rules.outcome != Outcome.NONE):
                         finish(Verdict.GAME_OVER)
                     with m.Else():
-                        m.d.comb += core.game_start.eq(1)
+                        m.d.comb += core.game.start.eq(1)
                         m.next = "PLAY"
             with m.State("NEW_GAME"):
-                with m.If(core.board_done):
+                with m.If(core.game.done):
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
             with m.State("PLAY"):
-                with m.If(core.board_done):
-                    with m.If(core.board_verdict == Verdict.LEGAL):
+                with m.If(core.game.done):
+                    with m.If(core.game.verdict == Verdict.LEGAL):
                         end_turn(m, self.turn, rules.outcome, core)
-                    finish(core.board_verdict)
+                    finish(core.game.verdict)
                     m.next = "IDLE"
         return m

@@ -10,7 +10,15 @@ from amaranth import Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout, game_port_members
+from .track_board import (
+    TrackBoard,
+    TrackOp,
+    check_torus,
+    cursor_layout,
+    game_port_answers,
+    game_port_commands,
+    game_port_signature,
+)
 from .types import Symbol, Verdict
 
 __all__ = ["TrackPerft"]
@@ -33,13 +41,10 @@ class TrackPerft(wiring.Component):
 
     Members
     -------
-    game_start, game_op, game_x, game_y, game_symbol, game_outside : In(...)
+    game : Out(game_port_signature(C, R))
         A command for the board while the counter is idle (``NEW_GAME`` or ``PLAY``; see
-        :class:`~.track_board.TrackBoard`).
-    board_busy, board_done, board_verdict : Out(...)
-        The board's handshake and verdict (for game commands).
-    box_x, box_y, box_w, box_h, empty : Out(...)
-        The board's box (the game's, while the counter is idle).
+        :class:`~.track_board.TrackBoard`), the board's handshake, verdict and box (the game's,
+        while the counter is idle).
     start : In(1)
         Pulse while idle: count the sequences of ``depth`` plies.
     depth : In(range(1, max_depth + 1))
@@ -60,7 +65,7 @@ class TrackPerft(wiring.Component):
         c, r = columns, rows
         super().__init__(
             {
-                **game_port_members(c, r),
+                "game": Out(game_port_signature(c, r)),
                 "start": In(1),
                 "depth": In(range(1, max_depth + 1)),
                 "busy": Out(1),
@@ -77,13 +82,7 @@ class TrackPerft(wiring.Component):
         m.submodules.board = board = TrackBoard(c, r, plies=max_depth)
         move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
 
-        for name in ("box_x", "box_y", "box_w", "box_h", "empty"):
-            m.d.comb += getattr(self, name).eq(getattr(board, name))
-        m.d.comb += [
-            self.board_busy.eq(board.busy),
-            self.board_done.eq(board.done),
-            self.board_verdict.eq(board.verdict),
-        ]
+        game_port_answers(m, self.game, board)
 
         # One candidate cursor per ply: where the node at that ply asks for its next move.
         cursors = [Signal(cursor_layout(c, r), name=f"cursor_{p}") for p in range(max_depth)]
@@ -112,14 +111,7 @@ class TrackPerft(wiring.Component):
                 board.cursor.eq(cursor_here),
             ]
         with m.Else():
-            m.d.comb += [
-                board.start.eq(self.game_start),
-                board.op.eq(self.game_op),
-                board.x.eq(self.game_x),
-                board.y.eq(self.game_y),
-                board.symbol.eq(self.game_symbol),
-                board.outside.eq(self.game_outside),
-            ]
+            game_port_commands(m, board, self.game)
 
         def command(what):
             m.d.sync += [op.eq(what), go.eq(1)]

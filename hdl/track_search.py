@@ -31,7 +31,15 @@ from .scores import (
     WIN,
     signed_score,
 )
-from .track_board import TrackBoard, TrackOp, check_torus, cursor_layout, game_port_members
+from .track_board import (
+    TrackBoard,
+    TrackOp,
+    check_torus,
+    cursor_layout,
+    game_port_answers,
+    game_port_commands,
+    game_port_signature,
+)
 from .types import Colour, Symbol, Verdict
 
 __all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members", "split_plies"]
@@ -59,7 +67,7 @@ def search_members(columns: int, rows: int, *, split: bool = False, pv_plies: in
     (``pv_plies``: the split plies of the previous best's line, one killer each)."""
     c, r = columns, rows
     members = {
-        **game_port_members(c, r),
+        "game": Out(game_port_signature(c, r)),
         "overflow": Out(1),
         "white_loop": Out(1),
         "white_line": Out(1),
@@ -143,13 +151,12 @@ class TrackSearch(wiring.Component):
 
     Members
     -------
-    game_start, game_op, game_x, game_y, game_symbol, game_outside : In(...)
+    game : Out(game_port_signature(C, R))
         A command for the board while the search is idle (``NEW_GAME`` or ``PLAY``; see
-        :class:`~.track_board.TrackBoard`): the game's moves.
-    board_busy, board_done, board_verdict : Out(...)
-        The board's handshake and verdict (for game commands).
-    box_x, box_y, box_w, box_h, empty, overflow : Out(...)
-        The board's box (the game's, while the search is idle).
+        :class:`~.track_board.TrackBoard`): the game's moves; the board's handshake, verdict and
+        box (the game's, while the search is idle).
+    overflow : Out(1)
+        The board's (a move was refused: the game outgrew the torus).
     white_loop, white_line, black_loop, black_line : Out(1)
         What the last game move completed.
     start : In(1)
@@ -263,17 +270,11 @@ class TrackSearch(wiring.Component):
         split = self.split
 
         for name in (
-            "box_x", "box_y", "box_w", "box_h", "empty", "overflow",
-            "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
+            "overflow", "white_loop", "white_line", "black_loop", "black_line", "peek_tile",
         ):  # fmt: skip
             m.d.comb += getattr(self, name).eq(getattr(board, name))
-        m.d.comb += [
-            self.board_busy.eq(board.busy),
-            self.board_done.eq(board.done),
-            self.board_verdict.eq(board.verdict),
-            board.peek_x.eq(self.peek_x),
-            board.peek_y.eq(self.peek_y),
-        ]
+        game_port_answers(m, self.game, board)
+        m.d.comb += [board.peek_x.eq(self.peek_x), board.peek_y.eq(self.peek_y)]
 
         # One register set per ply of the tree (node p is at board ply p), written at the
         # node's ply and its parent's.
@@ -388,14 +389,7 @@ class TrackSearch(wiring.Component):
                 board.skip_symbol.eq(term_skip.symbol),
             ]
         with m.Else():
-            m.d.comb += [
-                board.start.eq(self.game_start),
-                board.op.eq(self.game_op),
-                board.x.eq(self.game_x),
-                board.y.eq(self.game_y),
-                board.symbol.eq(self.game_symbol),
-                board.outside.eq(self.game_outside),
-            ]
+            game_port_commands(m, board, self.game)
 
         # Just after a legal PLY by the node at ply p, the board's ply is p + 1. The mover was
         # the side to move at ply p: the root's side when p is even.

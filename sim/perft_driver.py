@@ -42,7 +42,7 @@ class RtlPerft:
         self.max_depth = max_depth
         self.sim = VerilatorSim(TrackPerft(torus, torus, max_depth))
         self.sim.set("start", 0)
-        self.sim.set("game_start", 0)
+        self.sim.set("game__start", 0)
 
     def close(self) -> None:
         self.sim.close()
@@ -55,15 +55,15 @@ class RtlPerft:
 
     def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
         sim = self.sim
-        for name, value in (("game_op", op.value), ("game_x", x), ("game_y", y)):
+        for name, value in (("game__op", op.value), ("game__x", x), ("game__y", y)):
             sim.set(name, value)
-        sim.set("game_symbol", symbol.value)
-        sim.set("game_outside", int(outside))
-        sim.set("game_start", 1)
+        sim.set("game__symbol", symbol.value)
+        sim.set("game__outside", int(outside))
+        sim.set("game__start", 1)
         sim.tick()
-        sim.set("game_start", 0)
-        sim.tick_until("board_done", 1, max_cycles=_MAX_CYCLES)
-        return Verdict(sim.get("board_verdict"))
+        sim.set("game__start", 0)
+        sim.tick_until("game__done", 1, max_cycles=_MAX_CYCLES)
+        return Verdict(sim.get("game__verdict"))
 
     def load(self, moves: Sequence[str | Move]) -> None:
         """A new game on the unit's board, then ``moves`` (legal, in notation)."""
@@ -71,8 +71,10 @@ class RtlPerft:
         for text in moves:
             move = Move.parse(text) if isinstance(text, str) else text
             box = None
-            if not self.sim.get("empty"):
-                box = tuple(self.sim.get_many(["box_x", "box_y", "box_w", "box_h"]))
+            if not self.sim.get("game__empty"):
+                box = tuple(
+                    self.sim.get_many(["game__box_x", "game__box_y", "game__box_w", "game__box_h"])
+                )
             x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
             verdict = self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
             if verdict is Verdict.OVERFLOW:
@@ -86,7 +88,7 @@ class RtlPerft:
         if not 1 <= depth <= self.max_depth:
             raise TraxError(f"the simulated perft unit counts depths 1 to {self.max_depth}")
         sim = self.sim
-        if sim.get("empty"):
+        if sim.get("game__empty"):
             raise TraxError("the gateware counts from a position with at least one tile")
         sim.set("depth", depth)
         sim.set("start", 1)

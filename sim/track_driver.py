@@ -268,7 +268,7 @@ class TrackSearchSim:
 
             backend = VerilatorSim(self.component)
         self.backend: Backend = backend
-        self.backend.set("game_start", 0)
+        self.backend.set("game__start", 0)
         self.backend.set("start", 0)
 
     def __enter__(self) -> TrackSearchSim:
@@ -293,15 +293,15 @@ class TrackSearchSim:
 
     def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
         backend = self.backend
-        for name, value in (("game_op", op.value), ("game_x", x), ("game_y", y)):
+        for name, value in (("game__op", op.value), ("game__x", x), ("game__y", y)):
             backend.set(name, value)
-        backend.set("game_symbol", symbol.value)
-        backend.set("game_outside", int(outside))
-        backend.set("game_start", 1)
+        backend.set("game__symbol", symbol.value)
+        backend.set("game__outside", int(outside))
+        backend.set("game__start", 1)
         backend.tick()
-        backend.set("game_start", 0)
-        self._wait("board_done")
-        return Verdict(backend.get("board_verdict"))
+        backend.set("game__start", 0)
+        self._wait("game__done")
+        return Verdict(backend.get("game__verdict"))
 
     def new_game(self) -> None:
         self._game(TrackOp.NEW_GAME)
@@ -311,8 +311,9 @@ class TrackSearchSim:
         if isinstance(move, str):
             move = Move.parse(move)
         box = None
-        if not self.backend.get("empty"):
-            box = tuple(self.backend.get(n) for n in ("box_x", "box_y", "box_w", "box_h"))
+        if not self.backend.get("game__empty"):
+            names = ("game__box_x", "game__box_y", "game__box_w", "game__box_h")
+            box = tuple(self.backend.get(n) for n in names)
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
         return self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
 
