@@ -17,8 +17,8 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from .scores import INFINITY, MATE_BOUND, signed_score
-from .track_board import GAME_ANSWERS, GAME_COMMANDS, check_torus
-from .track_search import TrackSearch, move_layout, ordinal_shape, search_members, split_plies
+from .track_board import GAME_ANSWERS, GAME_COMMANDS, check_torus, move_layout
+from .track_search import TrackSearch, ordinal_shape, search_members, split_plies
 from .types import Symbol
 
 __all__ = ["MERGE_LATENCY", "WATCHDOG", "ParallelSearch"]

@@ -70,6 +70,7 @@ __all__ = [
     "game_port_answers",
     "game_port_commands",
     "game_port_signature",
+    "move_layout",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -89,6 +90,11 @@ class TrackOp(enum.Enum, shape=3):
     COMPACT = 5  # drop the occupied cells from the frontier list (at the search's root)
     NEXT = 6  # the first legal move at or after ``cursor`` but ``skip``: found, and played
     UNDO_NEXT = 7  # UNDO, then NEXT
+
+
+def move_layout(columns: int, rows: int) -> data.StructLayout:
+    """A move on the board: a torus cell and a symbol."""
+    return data.StructLayout({"x": range(columns), "y": range(rows), "symbol": Symbol})
 
 
 def cursor_layout(columns: int, rows: int) -> data.StructLayout:

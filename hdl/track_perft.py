@@ -7,7 +7,7 @@ A depth-first walk over the board's own commands (:class:`~.track_board.TrackBoa
 """
 
 from amaranth import Module, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .track_board import (
@@ -18,8 +18,9 @@ from .track_board import (
     game_port_answers,
     game_port_commands,
     game_port_signature,
+    move_layout,
 )
-from .types import Symbol, Verdict
+from .types import Verdict
 
 __all__ = ["TrackPerft"]
 
@@ -80,7 +81,6 @@ class TrackPerft(wiring.Component):
         m = Module()
         c, r, max_depth = self.columns, self.rows, self.max_depth
         m.submodules.board = board = TrackBoard(c, r, plies=max_depth)
-        move_layout = data.StructLayout({"x": range(c), "y": range(r), "symbol": Symbol})
 
         game_port_answers(m, self.game, board)
 
@@ -96,7 +96,7 @@ class TrackPerft(wiring.Component):
                 with m.If(board.ply == p):
                     m.d.sync += reg.eq(value)
 
-        move = Signal(move_layout)  # the move being played
+        move = Signal(move_layout(c, r))  # the move being played
         target = Signal.like(self.depth)
         walking = Signal()  # the board takes the counter's commands, not the game port's
         op = Signal(TrackOp)

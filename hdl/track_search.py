@@ -39,20 +39,16 @@ from .track_board import (
     game_port_answers,
     game_port_commands,
     game_port_signature,
+    move_layout,
 )
 from .types import Colour, Symbol, Verdict
 
-__all__ = ["TrackSearch", "move_layout", "ordinal_shape", "search_members", "split_plies"]
+__all__ = ["TrackSearch", "ordinal_shape", "search_members", "split_plies"]
 
 
 def ordinal_shape(columns: int, rows: int) -> range:
     """The shape of a root move's ordinal (among the legal ones: at most three per cell)."""
     return range(3 * columns * rows + 1)
-
-
-def move_layout(columns: int, rows: int) -> data.StructLayout:
-    """A move on the board: a torus cell and a symbol."""
-    return data.StructLayout({"x": range(columns), "y": range(rows), "symbol": Symbol})
 
 
 def split_plies(pv_plies: int, max_depth: int) -> int:
