@@ -85,34 +85,31 @@ def test_one_engine_is_the_sequential_search(single):
     assert checked == 60
 
 
-def test_many_engines_score_every_iteration_as_the_sequential_search(three):
+def score_every_iteration(engines, positions, deepest: int) -> int:
+    """Search each position with ``engines`` limited to each depth up to ``deepest``: the score
+    and depth are the sequential model's, the move is legal and its own value is the score.
+    The number of searches checked."""
     checked = 0
-    for position in some_positions(6, 8):
-        for depth in range(1, DEPTH + 1):
+    for position in positions:
+        for depth in range(1, deepest + 1):
             model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
-            got, move = search(three, position, UNLIMITED, depth=depth)
+            got, move = search(engines, position, UNLIMITED, depth=depth)
             label = f"{' '.join(str(t.move) for t in position.turns)} at depth {depth}"
             assert (got.score, got.depth) == (model.score, model.depth), label
             assert move is not None and position.is_legal(move), label
             assert exact_value(position, move, got.depth) == got.score, label
             checked += 1
-    assert checked == 36
+    return checked
+
+
+def test_many_engines_score_every_iteration_as_the_sequential_search(three):
+    assert score_every_iteration(three, some_positions(6, 8), DEPTH) == 36
 
 
 def test_the_recursive_pv_split_scores_every_iteration_as_the_sequential_search(recursive):
     """``pv_plies`` 2: at depth 4 the split node's first move is played by every engine and the
     node below it split in turn (docs/parallel.md); the scores stay the sequential search's."""
-    checked = 0
-    for position in some_positions(3, 8):
-        for depth in range(1, DEPTH + 2):
-            model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
-            got, move = search(recursive, position, UNLIMITED, depth=depth)
-            label = f"{' '.join(str(t.move) for t in position.turns)} at depth {depth}"
-            assert (got.score, got.depth) == (model.score, model.depth), label
-            assert move is not None and position.is_legal(move), label
-            assert exact_value(position, move, got.depth) == got.score, label
-            checked += 1
-    assert checked == 24
+    assert score_every_iteration(recursive, some_positions(3, 8), DEPTH + 1) == 24
 
 
 def test_one_engine_with_the_recursive_pv_split_is_the_sequential_search():
