@@ -5,7 +5,10 @@ player             the complete player with 8 search engines (``engines``, docs/
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), iterations up
                    to 8 plies (built at commit 882ced6: 74676 of 83640 LUTs, 89%; 10606 FFs;
                    152 of 208 DP16KD; 27.8 MHz routed against the 25 MHz clock; 2583 s with
-                   the tests running. With 6 plies at commit 84773ec: 74087 LUTs; 10565 FFs;
+                   the tests running. With the recursive PV split to ply 4 (``pv_plies``, at
+                   commit f752fbc): 82098 LUTs, 98%; 11616 FFs; 24.3 MHz routed, FAILING the
+                   25 MHz clock (3960 s, with other jobs running), so it is not used here. With
+                   6 plies at commit 84773ec: 74087 LUTs; 10565 FFs;
                    152 of 208 DP16KD; 28.5 MHz routed against the 25 MHz clock; 1982 s with
                    other jobs running; 0.526 nodes per clock. It failed the clock before the
                    engines' shared bests were merged by a tree with a register halfway: 23.1 MHz
@@ -62,7 +65,7 @@ BOARD = BoardSpec(
     # at 7400 overused wires after 16 iterations; spread to 0.6, router1 routed it in 28 min.
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
-    # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md);
-    # the previous best's line split down to ply 4 (the recursive PV split).
-    player_options={"search_options": {"engines": 8, "max_depth": 8, "pv_plies": 4}},
+    # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md).
+    # The recursive PV split (pv_plies 4) fails the 25 MHz clock with 8 engines: see above.
+    player_options={"search_options": {"engines": 8, "max_depth": 8}},
 )

@@ -235,7 +235,13 @@ class ParallelSearch(wiring.Component):
         deadline = Signal(33)
         watchdog = Signal()
         m.d.sync += watchdog.eq(self.cycles >= deadline)  # registered: it fans out too
-        m.d.comb += [unit.abort.eq(self.abort | (self.busy & watchdog)) for unit in units]
+        # The engines' abort, registered: it fans out to every engine, and the protocol's abort
+        # comes from logic of its own (the path from the protocol engine's state through it was
+        # the critical one of the 8-engine ULX3S player). The engines take it a clock later,
+        # still busy, while this block waits for them in ABORT or RESCUE.
+        abort = Signal()
+        m.d.sync += abort.eq(self.abort | (self.busy & watchdog))
+        m.d.comb += [unit.abort.eq(abort) for unit in units]
 
         m.d.sync += [merge.eq(0), self.done.eq(0)]
         m.d.comb += [u.start.eq(self.start & ~first.game.empty & ~self.busy) for u in units]

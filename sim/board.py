@@ -56,7 +56,7 @@ REAL_BOARD = "ulx3s_85f"
 REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
-REAL_SEARCH = (("engines", 8), ("max_depth", 8), ("pv_plies", 4))
+REAL_SEARCH = (("engines", 8), ("max_depth", 8))
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 8 engines play 0.526 nodes per clock (README,
 #: Figures, ``python -m trax_fpga.sim.track_bench``; one engine 0.110).

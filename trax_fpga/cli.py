@@ -945,7 +945,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="P",
         help="model, with --engines: split the previous best's line down to ply P (the "
-        "recursive PV split; default 1; the ULX3S board file has 4)",
+        "recursive PV split; default 1, as the board files)",
     )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
@@ -995,7 +995,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="P",
         help="rtl, with --engines: split the previous best's line down to ply P (the recursive "
-        "PV split; default 1, the node below it; the ULX3S board file has 4)",
+        "PV split; default 1, the node below it, as the board files)",
     )
     add_variant(p)
 
