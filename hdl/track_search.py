@@ -129,6 +129,8 @@ class TrackSearch(wiring.Component):
         One engine of a :class:`~.parallel_search.ParallelSearch` (docs/parallel.md): the root's
         moves are taken by ticket, the root's alpha follows ``shared_alpha``, and an iteration
         ends in a merge of all engines' root bests instead of here. Adds the ``split`` members.
+    board_options : dict
+        More keyword arguments of the :class:`~.track_board.TrackBoard` (its area options).
 
     Members
     -------
@@ -215,6 +217,7 @@ class TrackSearch(wiring.Component):
         *,
         evaluation: bool = True,
         split: bool = False,
+        board_options: dict | None = None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -222,6 +225,7 @@ class TrackSearch(wiring.Component):
         self.max_depth = max_depth
         self.evaluation = evaluation
         self.split = split
+        self.board_options = dict(board_options or {})
         super().__init__(search_members(columns, rows, split=split))
 
     def elaborate(self, platform):
@@ -237,7 +241,7 @@ class TrackSearch(wiring.Component):
             "clamp": CLAMP,
         }
         m.submodules.board = board = TrackBoard(
-            c, r, plies=depth, weights=weights if self.evaluation else None
+            c, r, plies=depth, weights=weights if self.evaluation else None, **self.board_options
         )
         moves_shape = move_layout(c, r)
         cursor = cursor_layout(c, r)
