@@ -164,7 +164,7 @@ def cell_address(x, y, columns: int):
     return Cat(x[0], x[2:], y[1:])
 
 
-EDGE_BANKS = 8
+EDGE_BANKS = 8  # the track-end banks (4 with ``edge_banks=4``)
 
 #: The :class:`TrackBoard` options that trade clocks for area, all on (the small parts' board).
 COMPACT_OPTIONS = {
@@ -173,18 +173,26 @@ COMPACT_OPTIONS = {
     "plain_undo": True,
     "reread_candidates": True,
     "forced_via_stack": True,
+    "edge_banks": 4,
 }
 
 
-def edge_bank(edge):
+def edge_bank(edge, banks: int = EDGE_BANKS):
     """The track-end bank of an edge: its direction and the parities of its column and row
     (east edges 0-3, south edges 4-7). A cell's four edges lie in four banks, and the eight banks
-    make it rarer that a tile's four track-end writes meet in one bank."""
+    make it rarer that a tile's four track-end writes meet in one bank. With four ``banks``: its
+    direction and the parity across it (of the column for an east edge, of the row for a south
+    one; east edges 0-1, south edges 2-3), which still puts a cell's four edges in four."""
+    if banks == 4:
+        return Cat(Mux(edge.south, edge.y[0], edge.x[0]), edge.south)
     return Cat(edge.x[0], edge.y[0], edge.south)
 
 
-def edge_address(edge):
-    """The address of an edge in its bank: its column and row without their lowest bits."""
+def edge_address(edge, banks: int = EDGE_BANKS):
+    """The address of an edge in its bank: its column and row without their lowest bits (with
+    four ``banks``, without the lowest bit of the one its bank stands for)."""
+    if banks == 4:
+        return Mux(edge.south, Cat(edge.x, edge.y[1:]), Cat(edge.x[1:], edge.y))
     return Cat(edge.x[1:], edge.y[1:])
 
 
@@ -245,6 +253,10 @@ class TrackBoard(wiring.Component):
     forced_via_stack : bool
         Every forced cell goes through the forced stack, read after the writes drain; none is
         read as the next tile in its forcing tile's last clock.
+    edge_banks : int
+        The track-end table's banks: 8 (the default), or 4, the fewest that hold a cell's four
+        edges apart for one read; more of a tile's writes then meet in a bank, each a clock
+        more (with ``serial_writes``, no clock more: the writes go one a clock anyway).
 
     Members
     -------
@@ -300,6 +312,7 @@ class TrackBoard(wiring.Component):
         plain_undo: bool = False,
         reread_candidates: bool = False,
         forced_via_stack: bool = False,
+        edge_banks: int = EDGE_BANKS,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -316,6 +329,9 @@ class TrackBoard(wiring.Component):
         self.plain_undo = bool(plain_undo)
         self.reread_candidates = bool(reread_candidates)
         self.forced_via_stack = bool(forced_via_stack)
+        if edge_banks not in (4, 8):
+            raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
+        self.edge_banks = edge_banks
         c, r = columns, rows
         super().__init__(
             {
@@ -388,7 +404,8 @@ class TrackBoard(wiring.Component):
         # --- memories ---------------------------------------------------------------------------
         cell_depth = c * r // 4
         cell_address_bits = ceil_log2(cell_depth)
-        edge_depth = c * r // 4
+        edge_banks = self.edge_banks
+        edge_depth = c * r * 2 // edge_banks
         cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
         # Reads see the writes of their own clock (transparent), so that a tile can be read
         # in the clock its neighbour's updates and track ends are written.
@@ -397,7 +414,7 @@ class TrackBoard(wiring.Component):
             m.submodules[f"cells{bank}"] = mem
             cell_wr.append(mem.write_port())
             cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
-        for bank in range(EDGE_BANKS):
+        for bank in range(edge_banks):
             mem = Memory(shape=entry_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
@@ -449,9 +466,9 @@ class TrackBoard(wiring.Component):
             m.d.comb += cell_rd[bank].addr.eq(cell_address(read_x, read_y, c))
         for d in range(4):
             e = data.View(edge, side_edge(read_x, read_y, d))
-            for bank in range(EDGE_BANKS):
-                with m.If(edge_bank(e) == bank):
-                    m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
+            for bank in range(edge_banks):
+                with m.If(edge_bank(e, edge_banks) == bank):
+                    m.d.comb += edge_rd[bank].addr.eq(edge_address(e, edge_banks))
 
         # Where each cell bank was read in the last clock: a cell is written only with the
         # record read from it in the clock before (a tile placed or taken back, a neighbour
@@ -482,8 +499,8 @@ class TrackBoard(wiring.Component):
         classes = []  # and the class of the track that ends there
         for d in range(4):
             entry = Signal(entry_layout, name=f"entry_{d}")
-            with m.Switch(edge_bank(own_edges[d])):
-                for bank in range(EDGE_BANKS):
+            with m.Switch(edge_bank(own_edges[d], edge_banks)):
+                for bank in range(edge_banks):
                     with m.Case(bank):
                         m.d.comb += entry.eq(edge_rd[bank].data)
             ends.append(entry.partner)
@@ -736,21 +753,21 @@ class TrackBoard(wiring.Component):
                         taken[i].eq(1),
                     ]
                 claimed = claimed | pending[i].valid
-            for bank in range(EDGE_BANKS):
+            for bank in range(edge_banks):
                 m.d.comb += [
-                    edge_wr[bank].en.eq(claimed & (edge_bank(write_at) == bank)),
-                    edge_wr[bank].addr.eq(edge_address(write_at)),
+                    edge_wr[bank].en.eq(claimed & (edge_bank(write_at, edge_banks) == bank)),
+                    edge_wr[bank].addr.eq(edge_address(write_at, edge_banks)),
                     edge_wr[bank].data.eq(write_entry),
                 ]
         else:
-            for bank in range(EDGE_BANKS):
+            for bank in range(edge_banks):
                 claimed = Const(0, 1)
                 for i in range(4):
-                    here = pending[i].valid & (edge_bank(pending[i].target) == bank)
+                    here = pending[i].valid & (edge_bank(pending[i].target, edge_banks) == bank)
                     with m.If(here & ~claimed):
                         m.d.comb += [
                             edge_wr[bank].en.eq(1),
-                            edge_wr[bank].addr.eq(edge_address(pending[i].target)),
+                            edge_wr[bank].addr.eq(edge_address(pending[i].target, edge_banks)),
                             edge_wr[bank].data.eq(pending_entries[i]),
                             taken[i].eq(1),
                         ]
@@ -776,7 +793,7 @@ class TrackBoard(wiring.Component):
         if self.serial_writes:  # at most one write left
             pairs_left = [left[i] & left[j] for i in range(4) for j in range(i + 1, 4)]
         else:  # at most one write left in each bank
-            banks = [edge_bank(p.target) for p in pending]
+            banks = [edge_bank(p.target, edge_banks) for p in pending]
             pairs_left = [
                 left[i] & left[j] & (banks[i] == banks[j])
                 for i in range(4)

@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """The block-RAM board's search commands: plies and their undo, candidates, the frontier list.
 
 The candidates must come in the order of the software model (:mod:`trax_fpga.host.trackorder`);
@@ -22,8 +23,9 @@ SYMBOLS = list(Symbol)
 
 
 #: The board as the search uses it by default, and with every option that trades clocks for
-#: area (``COMPACT_OPTIONS``): the same answers, value by value.
-BOARD_OPTIONS = {"fast": {}, "compact": COMPACT_OPTIONS}
+#: area (``COMPACT_OPTIONS``), and with four track-end banks alone: the same answers, value by
+#: value.
+BOARD_OPTIONS = {"fast": {}, "compact": COMPACT_OPTIONS, "four_banks": {"edge_banks": 4}}
 
 
 @pytest.fixture(scope="module", params=list(BOARD_OPTIONS))
@@ -280,6 +282,7 @@ def test_a_score_needs_the_counts():
 def test_board_options_are_for_one_engine():
     from trax_fpga.hdl.track_game import TrackGame
 
-    assert TrackGame(16, 16, board_options=COMPACT_OPTIONS).board_options == COMPACT_OPTIONS
+    game = TrackGame(16, 16, board_options=COMPACT_OPTIONS)
+    assert game.board_options == COMPACT_OPTIONS
     with pytest.raises(ValueError, match=r"^board options are for one engine, not 2$"):
         TrackGame(16, 16, engines=2, board_options=COMPACT_OPTIONS)
