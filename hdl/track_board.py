@@ -166,7 +166,8 @@ def cell_address(x, y, columns: int):
 
 EDGE_BANKS = 8  # the track-end banks (4 with ``edge_banks=4``)
 
-#: The :class:`TrackBoard` options that trade clocks for area, all on (the small parts' board).
+#: The :class:`TrackBoard` options that trade clocks (or block RAM) for logic, all on (the
+#: small parts' board).
 COMPACT_OPTIONS = {
     "serial_writes": True,
     "serial_appends": True,
@@ -174,6 +175,7 @@ COMPACT_OPTIONS = {
     "reread_candidates": True,
     "forced_via_stack": True,
     "edge_banks": 4,
+    "marks_in_block_ram": True,
 }
 
 
@@ -233,9 +235,9 @@ class TrackBoard(wiring.Component):
         Keep the evaluation's counts (``white_attacks`` ...) and the tracks' classes they are
         kept from. None (the default): when there are ``weights``; without, the counts stay 0.
 
-    The options below trade clocks for area, for the small parts. Each leaves every answer
-    (verdicts, tiles, wins, candidates, counts, box, frontier list) exactly as it is without
-    it; only the clocks a command takes grow. All are off by default
+    The options below trade clocks (or block RAM) for logic, for the small parts. Each leaves
+    every answer (verdicts, tiles, wins, candidates, counts, box, frontier list) exactly as it
+    is without it; only the clocks a command takes grow. All are off by default
     (:data:`COMPACT_OPTIONS` turns them all on).
 
     serial_writes : bool
@@ -257,6 +259,10 @@ class TrackBoard(wiring.Component):
         The track-end table's banks: 8 (the default), or 4, the fewest that hold a cell's four
         edges apart for one read; more of a tile's writes then meet in a bank, each a clock
         more (with ``serial_writes``, no clock more: the writes go one a clock anyway).
+    marks_in_block_ram : bool
+        The plies' marks (what ``UNDO`` restores) in block RAM, read in the clock the ply
+        changes, instead of in registers or distributed RAM with a multiplexer (for parts
+        without distributed RAM, where they are registers: no clock more, more block RAMs).
 
     Members
     -------
@@ -313,6 +319,7 @@ class TrackBoard(wiring.Component):
         reread_candidates: bool = False,
         forced_via_stack: bool = False,
         edge_banks: int = EDGE_BANKS,
+        marks_in_block_ram: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -332,6 +339,7 @@ class TrackBoard(wiring.Component):
         if edge_banks not in (4, 8):
             raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
         self.edge_banks = edge_banks
+        self.marks_in_block_ram = bool(marks_in_block_ram)
         c, r = columns, rows
         super().__init__(
             {
@@ -970,11 +978,23 @@ class TrackBoard(wiring.Component):
             }
         )
         # The plies' marks: a small memory (distributed RAM where the part has it), written at
-        # the board's ply and read at the ply below it, at once.
-        m.submodules.marks = marks = Memory(shape=ply_layout, depth=self.plies, init=[])
-        marks_wr = marks.write_port()
-        marks_rd = marks.read_port(domain="comb")
-        m.d.comb += marks_rd.addr.eq(self.ply - 1)
+        # the board's ply and read at the ply below it, at once. In block RAM, it is read at the
+        # ply below the one the board goes to (``ply_next``), so that it is out when it is there.
+        ply_next = Signal.like(self.ply)  # the board's ply after this clock
+        m.d.comb += ply_next.eq(self.ply)
+        m.d.sync += self.ply.eq(ply_next)
+        if self.marks_in_block_ram:
+            attrs = {"ram_style": "block"}
+            marks = Memory(shape=ply_layout, depth=self.plies, init=[], attrs=attrs)
+            m.submodules.marks = marks
+            marks_wr = marks.write_port()
+            marks_rd = marks.read_port()
+            m.d.comb += marks_rd.addr.eq(ply_next - 1)
+        else:
+            m.submodules.marks = marks = Memory(shape=ply_layout, depth=self.plies, init=[])
+            marks_wr = marks.write_port()
+            marks_rd = marks.read_port(domain="comb")
+            m.d.comb += marks_rd.addr.eq(self.ply - 1)
         is_ply = Signal()  # the turn in progress is a PLY
         last = marks_rd.data
 
@@ -1180,8 +1200,8 @@ class TrackBoard(wiring.Component):
                     self.box_w.eq(last.box_w),
                     self.box_h.eq(last.box_h),
                     self.empty.eq(last.empty),
-                    self.ply.eq(self.ply - 1),
                 ]
+                m.d.comb += ply_next.eq(self.ply - 1)
                 if cached:
                     with m.If(c_level >= self.ply):  # the position it was read in is gone
                         m.d.sync += c_valid.eq(0)
@@ -1269,7 +1289,7 @@ class TrackBoard(wiring.Component):
                 ]
             m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
             with m.If(is_ply):
-                m.d.sync += self.ply.eq(self.ply + 1)
+                m.d.comb += ply_next.eq(self.ply + 1)
             finish(Verdict.LEGAL)
             m.next = "IDLE"
 
@@ -1314,12 +1334,12 @@ class TrackBoard(wiring.Component):
                                 self.box_h.eq(0),
                                 log_sp.eq(0),
                                 f_len.eq(0),
-                                self.ply.eq(0),
                                 self.white_attacks.eq(0),
                                 self.black_attacks.eq(0),
                                 self.white_near.eq(0),
                                 self.black_near.eq(0),
                             ]
+                            m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
                             begin_turn(self.symbol, self.op == TrackOp.PLY)
