@@ -34,6 +34,7 @@ programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 
+from ..hdl.track_board import COMPACT_OPTIONS
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -44,7 +45,14 @@ BOARD = BoardSpec(
     platform=ICE40HX8KBEVNPlatform,
     torus=(32, 32),
     clock_hz=12e6,
-    player_options={"search_options": {"max_depth": 3, "evaluation": False}},
+    # A 3-ply mate searcher on the board that trades clocks for logic (COMPACT_OPTIONS).
+    player_options={
+        "search_options": {
+            "max_depth": 3,
+            "evaluation": False,
+            "board_options": COMPACT_OPTIONS,
+        }
+    },
     uart=("uart", 0),
     uart_pins={"rx": "B10", "tx": "B12"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),

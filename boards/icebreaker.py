@@ -33,6 +33,7 @@ into PMOD2.
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform
 
+from ..hdl.track_board import COMPACT_OPTIONS
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -54,7 +55,16 @@ BOARD = BoardSpec(
     uart_pins={"rx": "6", "tx": "9"},
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 0)),
     led_pins=("37", "26", "27", "11"),
-    # The evaluation's logic does not fit the UP5K beside the board: a 3-ply mate searcher.
-    player_options={"search_options": {"max_depth": 3, "evaluation": False}},
+    # The evaluation's logic does not fit the UP5K beside the board: a 3-ply mate searcher, on
+    # the board that trades clocks for logic (COMPACT_OPTIONS), synthesized with ABC on the
+    # flip-flops too (-dff: about 100 logic cells fewer).
+    player_options={
+        "search_options": {
+            "max_depth": 3,
+            "evaluation": False,
+            "board_options": COMPACT_OPTIONS,
+        }
+    },
+    overrides={"synth_opts": "-dff"},
     program="iceprog build/icebreaker/top.bin",
 )

@@ -176,6 +176,7 @@ COMPACT_OPTIONS = {
     "forced_via_stack": True,
     "edge_banks": 4,
     "marks_in_block_ram": True,
+    "deferred_appends": True,
 }
 
 
@@ -263,6 +264,9 @@ class TrackBoard(wiring.Component):
         The plies' marks (what ``UNDO`` restores) in block RAM, read in the clock the ply
         changes, instead of in registers or distributed RAM with a multiplexer (for parts
         without distributed RAM, where they are registers: no clock more, more block RAMs).
+    deferred_appends : bool
+        A tile's new frontier cells are all appended after its neighbours' update, none in
+        that clock (a clock more for a tile that makes one).
 
     Members
     -------
@@ -320,6 +324,7 @@ class TrackBoard(wiring.Component):
         forced_via_stack: bool = False,
         edge_banks: int = EDGE_BANKS,
         marks_in_block_ram: bool = False,
+        deferred_appends: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -340,6 +345,7 @@ class TrackBoard(wiring.Component):
             raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
         self.edge_banks = edge_banks
         self.marks_in_block_ram = bool(marks_in_block_ram)
+        self.deferred_appends = bool(deferred_appends)
         c, r = columns, rows
         super().__init__(
             {
@@ -877,7 +883,12 @@ class TrackBoard(wiring.Component):
         # --- what a tile leaves to do, one per clock: cells to push, cells to append -----------
         to_push = Signal(4)  # the forced neighbours (by side) still to push
         to_append = Signal(4)  # the new frontier cells (by side) still to append
-        from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
+        if self.forced_via_stack:
+            # The tile they are neighbours of: the tile in hand until they are done (no tile is
+            # read before).
+            from_x, from_y = nq_x, nq_y
+        else:
+            from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
 
         def first_of(mask, name, x=from_x, y=from_y):
             """The first side set in ``mask`` (N, E, S, W), and the neighbour of (x, y) there."""
@@ -898,9 +909,13 @@ class TrackBoard(wiring.Component):
         else:
             second_append, append_cell_2 = first_of(to_append & ~first_append, "second_append")
         appends_left = to_append & ~first_append & ~second_append  # after this clock's two
-        # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock.
-        first_new, new_cell = first_of(newly_frontier, "first_new", nq_x, nq_y)
-        if self.serial_appends:
+        # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock
+        # (with ``deferred_appends``, none: all of them after it).
+        if self.deferred_appends:
+            first_new, new_cell = Const(0, 4), None
+        else:
+            first_new, new_cell = first_of(newly_frontier, "first_new", nq_x, nq_y)
+        if self.serial_appends or self.deferred_appends:
             second_new, new_cell_2 = Const(0, 4), None
         else:
             second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", nq_x, nq_y)
@@ -1463,15 +1478,16 @@ class TrackBoard(wiring.Component):
                 # The cell in hand is read again, for an UNDO right after the turn (unless the
                 # next tile is read instead): whether the turn ends is not on the read's path.
                 read_cell_edges(qx, qy)
-                append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
+                if new_cell is not None:
+                    append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
                 rest = newly_frontier & ~first_new & ~second_new
                 m.d.sync += [
                     to_push.eq(newly_forced),
                     to_append.eq(rest),
-                    from_x.eq(nq_x),
-                    from_y.eq(nq_y),
                     dead.eq(dead | kills.any()),
                 ]
+                if not self.forced_via_stack:
+                    m.d.sync += [from_x.eq(nq_x), from_y.eq(nq_y)]
                 # A tile that forced nothing, killed nothing, left no forced cell waiting and made
                 # at most two new frontier cells ends the turn now.
                 clean = (
