@@ -177,6 +177,7 @@ COMPACT_OPTIONS = {
     "edge_banks": 4,
     "marks_in_block_ram": True,
     "deferred_appends": True,
+    "listed_in_hand": True,
 }
 
 
@@ -267,6 +268,10 @@ class TrackBoard(wiring.Component):
     deferred_appends : bool
         A tile's new frontier cells are all appended after its neighbours' update, none in
         that clock (a clock more for a tile that makes one).
+    listed_in_hand : bool
+        ``CANDIDATE``, ``NEXT`` and ``COMPACT`` read a frontier-list entry's cell as the cell in
+        hand (one record, one set of its rules), which the board then no longer keeps after a
+        turn; needs ``plain_undo``, which does not use it. No clock more.
 
     Members
     -------
@@ -325,6 +330,7 @@ class TrackBoard(wiring.Component):
         edge_banks: int = EDGE_BANKS,
         marks_in_block_ram: bool = False,
         deferred_appends: bool = False,
+        listed_in_hand: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -346,6 +352,9 @@ class TrackBoard(wiring.Component):
         self.edge_banks = edge_banks
         self.marks_in_block_ram = bool(marks_in_block_ram)
         self.deferred_appends = bool(deferred_appends)
+        if listed_in_hand and not plain_undo:
+            raise ValueError("listed_in_hand needs plain_undo (the cell in hand is kept for UNDO)")
+        self.listed_in_hand = bool(listed_in_hand)
         c, r = columns, rows
         super().__init__(
             {
@@ -1043,14 +1052,17 @@ class TrackBoard(wiring.Component):
         f_index = Signal.like(f_len)
         f_symbol = Signal(Symbol)  # CANDIDATE: the first symbol to try at f_index
         f_out = Signal.like(f_len)  # COMPACT: where the next kept cell goes
-        fx, fy = Signal(cx), Signal(ry)
-        f_bank = cell_bank(fx, fy)
-        f_record = Signal(cell)
-        with m.Switch(f_bank):
-            for bank in range(4):
-                with m.Case(bank):
-                    m.d.comb += f_record.eq(cell_rd[bank].data)
-        f_rules = cell_rules(list(f_record.known), list(f_record.white))
+        if self.listed_in_hand:  # the listed cell is read as the cell in hand
+            fx, fy, f_record, f_rules = qx, qy, record, rules
+        else:
+            fx, fy = Signal(cx), Signal(ry)
+            f_bank = cell_bank(fx, fy)
+            f_record = Signal(cell)
+            with m.Switch(f_bank):
+                for bank in range(4):
+                    with m.Case(bank):
+                        m.d.comb += f_record.eq(cell_rd[bank].data)
+            f_rules = cell_rules(list(f_record.known), list(f_record.white))
         f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
         # The symbols (+ / \\) that fit the listed cell: it is empty and one of their tiles fits.
         f_fits = Cat(
@@ -1302,7 +1314,8 @@ class TrackBoard(wiring.Component):
                     top_known.eq(1),
                     prefetched.eq(is_ply),  # read by NEIGHBOURS and NEXT in this clock
                 ]
-            m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
+            if not self.plain_undo:
+                m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
             with m.If(is_ply):
                 m.d.comb += ply_next.eq(self.ply + 1)
             finish(Verdict.LEGAL)
@@ -1587,7 +1600,8 @@ class TrackBoard(wiring.Component):
                         qx.eq(log_rd.data.x),
                         qy.eq(log_rd.data.y),
                     ]
-                    m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
+                    if not self.plain_undo:  # (for UNDO_CHAIN)
+                        m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
                     read_cell_edges(log_rd.data.x, log_rd.data.y)
                     m.next = "UNDO_TILE"
 

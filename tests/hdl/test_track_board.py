@@ -286,3 +286,10 @@ def test_board_options_are_for_one_engine():
     assert game.board_options == COMPACT_OPTIONS
     with pytest.raises(ValueError, match=r"^board options are for one engine, not 2$"):
         TrackGame(16, 16, engines=2, board_options=COMPACT_OPTIONS)
+
+
+def test_the_listed_cell_in_hand_needs_the_plain_undo():
+    with pytest.raises(ValueError, match=r"^listed_in_hand needs plain_undo"):
+        TrackBoard(16, 16, listed_in_hand=True)
+    with pytest.raises(ValueError, match=r"^edge_banks must be 4 or 8, not 2$"):
+        TrackBoard(16, 16, edge_banks=2)
