@@ -2,12 +2,17 @@
 
 =================  ==========================================================================
 player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
-                   3-ply mate search (``max_depth: 3, evaluation: False``): since the board's
+                   3-ply mate search (``max_depth: 3, evaluation: False``) on the board that
+                   trades clocks for logic (``board_options``: ``COMPACT_OPTIONS``, as the
+                   iCEBreaker's). Built at commit 22b40ec: 5309 of 7680 logic cells, 69%; 1308
+                   FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 72 s; this
+                   is ``make test``'s build. Before, on the fast board: since the board's
                    speed-ups (13.2 clocks per node, was 21.2) the evaluation no longer fits beside
-                   it, not even with 4 plies. Built at commit 80f9e82: 7461 of 7680 logic cells,
+                   it, not even with 4 plies (not tried on the compact board). Built at commit
+                   80f9e82: 7461 of 7680 logic cells,
                    97%; 1508 FFs; 19 of 32 block RAMs (every memory but the plies' marks and the
                    search's per-ply fields, a few registers); 29.6 MHz routed against the 12 MHz
-                   clock; 104 s with other jobs running; this is ``make test``'s build. At commit
+                   clock; 104 s with other jobs running. At commit
                    fff08ea: 7149 cells, 93%, 29.3 MHz. At commit e662001: 6824 cells, 89%,
                    39.8 MHz. (Until commit e600b93 this file asked only for ``evaluation:
                    False`` and the docs said 6 plies, but the build's option merge dropped the
