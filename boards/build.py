@@ -179,9 +179,12 @@ def _top(spec: BoardSpec, top: str, torus: tuple[int, int]) -> BoardTop:
 
 
 def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
-    """``spec`` whose player searches with ``engines`` engines (issue 13)."""
+    """``spec`` whose player searches with ``engines`` engines (issue 13); more than one
+    engine drops the board file's ``board_options`` (they are the one engine's board's)."""
     options = dict(spec.player_options)
     options["search_options"] = {**options.get("search_options", {}), "engines": engines}
+    if engines != 1:
+        options["search_options"].pop("board_options", None)
     return dataclasses.replace(spec, player_options=options)
 
 

@@ -2,12 +2,17 @@
 
 =================  ==========================================================================
 player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
-                   3-ply mate search (``max_depth: 3, evaluation: False``): since the board's
+                   3-ply mate search (``max_depth: 3, evaluation: False``) on the board that
+                   trades clocks for logic (``board_options``: ``COMPACT_OPTIONS``, as the
+                   iCEBreaker's). Built at commit 22b40ec: 5309 of 7680 logic cells, 69%; 1308
+                   FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 72 s; this
+                   is ``make test``'s build. Before, on the fast board: since the board's
                    speed-ups (13.2 clocks per node, was 21.2) the evaluation no longer fits beside
-                   it, not even with 4 plies. Built at commit 80f9e82: 7461 of 7680 logic cells,
+                   it, not even with 4 plies (not tried on the compact board). Built at commit
+                   80f9e82: 7461 of 7680 logic cells,
                    97%; 1508 FFs; 19 of 32 block RAMs (every memory but the plies' marks and the
                    search's per-ply fields, a few registers); 29.6 MHz routed against the 12 MHz
-                   clock; 104 s with other jobs running; this is ``make test``'s build. At commit
+                   clock; 104 s with other jobs running. At commit
                    fff08ea: 7149 cells, 93%, 29.3 MHz. At commit e662001: 6824 cells, 89%,
                    39.8 MHz. (Until commit e600b93 this file asked only for ``evaluation:
                    False`` and the docs said 6 plies, but the build's option merge dropped the
@@ -34,6 +39,7 @@ programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 
+from ..hdl.track_board import COMPACT_OPTIONS
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -44,7 +50,14 @@ BOARD = BoardSpec(
     platform=ICE40HX8KBEVNPlatform,
     torus=(32, 32),
     clock_hz=12e6,
-    player_options={"search_options": {"max_depth": 3, "evaluation": False}},
+    # A 3-ply mate searcher on the board that trades clocks for logic (COMPACT_OPTIONS).
+    player_options={
+        "search_options": {
+            "max_depth": 3,
+            "evaluation": False,
+            "board_options": COMPACT_OPTIONS,
+        }
+    },
     uart=("uart", 0),
     uart_pins={"rx": "B10", "tx": "B12"},
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),

@@ -3,12 +3,15 @@
 =================  ==========================================================================
 player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
                    3-ply mate search (the evaluation's logic does not fit beside the board: with it,
-                   6792 of 5280 logic cells at commit e58bda6). Built at commit a70917e: 5089 of
-                   5280 logic cells, 96%; 1417 FFs; 18 of 30 block RAMs; 19.2 MHz routed against the
-                   12 MHz clock; 49 s. It NO LONGER FITS since: 6918 cells (131%) at commit
-                   2557a4b (the board's speed-ups and the many-engine search since a70917e), 7116
-                   (134%) at commit fff08ea; nextpnr stops at placement. Smaller engines (issue
-                   11, docs/area.md) are what would bring it back
+                   6792 of 5280 logic cells at commit e58bda6), on the board that trades clocks for
+                   logic (``board_options``: ``COMPACT_OPTIONS`` of hdl/track_board.py: one
+                   track-end write and one frontier append a clock, plain take-backs, no candidate
+                   cache, four track-end banks, the plies' marks in block RAM, ...), synthesized
+                   with ``-dff``. Built at commit 22b40ec (``python -m trax_fpga.boards.build
+                   icebreaker``): 5197 of 5280 logic cells, 98%; 1276 FFs; 21 of 30 block RAMs;
+                   13.0 MHz routed against the 12 MHz clock; 210 s. Without the compact board it
+                   did not fit since the board's speed-ups: 7518 cells (142%) at commit edc2494,
+                   6918 (131%) at 2557a4b; 5089 (96%) at a70917e, before them
 window (history)   the first design (per-cell, removed since; in the git history) 3 x 3 cells (built
                    at commit 0f2e67c, with the evaluation, killers and the boards' 6-ply
                    clock-budget search: 5116 of 5280 logic cells, 97%; 1136 FFs; 18.8 MHz routed
@@ -33,6 +36,7 @@ into PMOD2.
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform
 
+from ..hdl.track_board import COMPACT_OPTIONS
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -54,7 +58,16 @@ BOARD = BoardSpec(
     uart_pins={"rx": "6", "tx": "9"},
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 0)),
     led_pins=("37", "26", "27", "11"),
-    # The evaluation's logic does not fit the UP5K beside the board: a 3-ply mate searcher.
-    player_options={"search_options": {"max_depth": 3, "evaluation": False}},
+    # The evaluation's logic does not fit the UP5K beside the board: a 3-ply mate searcher, on
+    # the board that trades clocks for logic (COMPACT_OPTIONS), synthesized with ABC on the
+    # flip-flops too (-dff: about 100 logic cells fewer).
+    player_options={
+        "search_options": {
+            "max_depth": 3,
+            "evaluation": False,
+            "board_options": COMPACT_OPTIONS,
+        }
+    },
+    overrides={"synth_opts": "-dff"},
     program="iceprog build/icebreaker/top.bin",
 )

@@ -11,6 +11,7 @@ white edges, bit d for direction d (N=0, E=1, S=2, W=3); see :class:`~.types.Til
 """
 
 from amaranth import Module, Mux, Signal, Value
+from amaranth.utils import ceil_log2
 
 from .types import Symbol, Tile
 
@@ -88,7 +89,10 @@ def placement(m: Module, fit, symbol, empty=0) -> tuple[Signal, Signal, Signal]:
 
 def grow_box(m: Module, pos, lo, size, extent: int) -> tuple[Signal, Signal]:
     """The new (min, size) along one axis of the torus when a tile goes at ``pos``."""
-    offset = Mux(pos >= lo, pos - lo, pos + extent - lo)  # (pos - lo) mod extent
+    if extent & (extent - 1):
+        offset = Mux(pos >= lo, pos - lo, pos + extent - lo)  # (pos - lo) mod extent
+    else:  # a power of two: (pos - lo) mod extent is the difference's low bits
+        offset = (pos - lo)[: ceil_log2(extent)]
     new_lo = Signal.like(lo, name=f"{lo.name}_grown")
     new_size = Signal.like(size, name=f"{size.name}_grown")
     m.d.comb += [new_lo.eq(lo), new_size.eq(size)]

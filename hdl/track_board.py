@@ -56,6 +56,7 @@ from .cell_rules import cell_rules, grow_box, placement
 from .types import Symbol, Tile, Verdict
 
 __all__ = [
+    "COMPACT_OPTIONS",
     "GAME_ANSWERS",
     "GAME_COMMANDS",
     "TrackBoard",
@@ -186,18 +187,39 @@ def cell_address(x, y, columns: int):
     return Cat(x[0], x[2:], y[1:])
 
 
-EDGE_BANKS = 8
+EDGE_BANKS = 8  # the track-end banks (4 with ``edge_banks=4``)
+
+#: The :class:`TrackBoard` options that trade clocks (or block RAM) for logic, all on (the
+#: small parts' board).
+COMPACT_OPTIONS = {
+    "serial_writes": True,
+    "serial_appends": True,
+    "plain_undo": True,
+    "reread_candidates": True,
+    "forced_via_stack": True,
+    "edge_banks": 4,
+    "marks_in_block_ram": True,
+    "deferred_appends": True,
+    "listed_in_hand": True,
+}
 
 
-def edge_bank(edge):
+def edge_bank(edge, banks: int = EDGE_BANKS):
     """The track-end bank of an edge: its direction and the parities of its column and row
     (east edges 0-3, south edges 4-7). A cell's four edges lie in four banks, and the eight banks
-    make it rarer that a tile's four track-end writes meet in one bank."""
+    make it rarer that a tile's four track-end writes meet in one bank. With four ``banks``: its
+    direction and the parity across it (of the column for an east edge, of the row for a south
+    one; east edges 0-1, south edges 2-3), which still puts a cell's four edges in four."""
+    if banks == 4:
+        return Cat(Mux(edge.south, edge.y[0], edge.x[0]), edge.south)
     return Cat(edge.x[0], edge.y[0], edge.south)
 
 
-def edge_address(edge):
-    """The address of an edge in its bank: its column and row without their lowest bits."""
+def edge_address(edge, banks: int = EDGE_BANKS):
+    """The address of an edge in its bank: its column and row without their lowest bits (with
+    four ``banks``, without the lowest bit of the one its bank stands for)."""
+    if banks == 4:
+        return Mux(edge.south, Cat(edge.x, edge.y[1:]), Cat(edge.x[1:], edge.y))
     return Cat(edge.x[1:], edge.y[1:])
 
 
@@ -232,6 +254,47 @@ class TrackBoard(wiring.Component):
         The torus C x R (powers of two, at least 8).
     plies : int
         The most plies that can be stacked.
+    weights : dict or None
+        The score's weights (see ``white_score``); None: no score.
+    counts : bool or None
+        Keep the evaluation's counts (``white_attacks`` ...) and the tracks' classes they are
+        kept from. None (the default): when there are ``weights``; without, the counts stay 0.
+
+    The options below trade clocks (or block RAM) for logic, for the small parts. Each leaves
+    every answer (verdicts, tiles, wins, candidates, counts, box, frontier list) exactly as it
+    is without it; only the clocks a command takes grow. All are off by default
+    (:data:`COMPACT_OPTIONS` turns them all on).
+
+    serial_writes : bool
+        One track-end write a clock (the first pending one, on one address and data for all
+        banks), instead of one a bank: a tile's four writes take up to four clocks.
+    serial_appends : bool
+        One frontier-list entry appended a clock (the list in one memory), instead of two.
+    plain_undo : bool
+        A take-back reads each tile from the log and its record after the last tile's
+        neighbours are updated: no read of the ply's last tile ahead at the end of a turn, no
+        chain of take-backs one tile a clock.
+    reread_candidates : bool
+        ``NEXT`` going on reads the frontier list's entry and its cell again, instead of
+        taking the last looked-at cell's fitting symbols from a cache.
+    forced_via_stack : bool
+        Every forced cell goes through the forced stack, read after the writes drain; none is
+        read as the next tile in its forcing tile's last clock.
+    edge_banks : int
+        The track-end table's banks: 8 (the default), or 4, the fewest that hold a cell's four
+        edges apart for one read; more of a tile's writes then meet in a bank, each a clock
+        more (with ``serial_writes``, no clock more: the writes go one a clock anyway).
+    marks_in_block_ram : bool
+        The plies' marks (what ``UNDO`` restores) in block RAM, read in the clock the ply
+        changes, instead of in registers or distributed RAM with a multiplexer (for parts
+        without distributed RAM, where they are registers: no clock more, more block RAMs).
+    deferred_appends : bool
+        A tile's new frontier cells are all appended after its neighbours' update, none in
+        that clock (a clock more for a tile that makes one).
+    listed_in_hand : bool
+        ``CANDIDATE``, ``NEXT`` and ``COMPACT`` read a frontier-list entry's cell as the cell in
+        hand (one record, one set of its rules), which the board then no longer keeps after a
+        turn; needs ``plain_undo``, which does not use it. No clock more.
 
     Members
     -------
@@ -264,7 +327,7 @@ class TrackBoard(wiring.Component):
         Entries in the frontier list.
     white_attacks, black_attacks, white_near, black_near : Out(8)
         The evaluation's counts of the position (:mod:`trax_fpga.host.trackeval`), kept up to
-        date tile by tile.
+        date tile by tile (0 without ``counts``).
     white_score, black_score : Out(signed(12))
         With ``weights`` (a dict: ``near``, ``attack``, ``own_attack``, ``lost``, ``clamp``),
         the score of the position for white, or black, to move (:func:`~trax_fpga.host.trackeval.
@@ -274,12 +337,47 @@ class TrackBoard(wiring.Component):
     peek_tile : Out(Tile)
     """
 
-    def __init__(self, columns: int, rows: int, plies: int = 16, *, weights=None):
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        plies: int = 16,
+        *,
+        weights=None,
+        counts: bool | None = None,
+        serial_writes: bool = False,
+        serial_appends: bool = False,
+        plain_undo: bool = False,
+        reread_candidates: bool = False,
+        forced_via_stack: bool = False,
+        edge_banks: int = EDGE_BANKS,
+        marks_in_block_ram: bool = False,
+        deferred_appends: bool = False,
+        listed_in_hand: bool = False,
+    ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
             raise ValueError(f"plies must be a positive integer, not {plies!r}")
+        if counts is None:
+            counts = weights is not None
+        if weights is not None and not counts:
+            raise ValueError("a score needs the counts: weights without counts")
         self.plies = plies
         self.weights = weights
+        self.counts = bool(counts)
+        self.serial_writes = bool(serial_writes)
+        self.serial_appends = bool(serial_appends)
+        self.plain_undo = bool(plain_undo)
+        self.reread_candidates = bool(reread_candidates)
+        self.forced_via_stack = bool(forced_via_stack)
+        if edge_banks not in (4, 8):
+            raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
+        self.edge_banks = edge_banks
+        self.marks_in_block_ram = bool(marks_in_block_ram)
+        self.deferred_appends = bool(deferred_appends)
+        if listed_in_hand and not plain_undo:
+            raise ValueError("listed_in_hand needs plain_undo (the cell in hand is kept for UNDO)")
+        self.listed_in_hand = bool(listed_in_hand)
         c, r = columns, rows
         super().__init__(
             {
@@ -342,12 +440,18 @@ class TrackBoard(wiring.Component):
         # What the table keeps at an open track end: the other end, and the track's class for
         # the evaluation (its two ends' targets 1 apart: an attack; 2 apart: near), so that a
         # track a tile ends is counted off without measuring it again.
-        entry_layout = data.StructLayout({"partner": end_layout, "attack": 1, "near": 1})
+        # Without the counts, only the partner.
+        counts = self.counts
+        entry_fields = {"partner": end_layout}
+        if counts:
+            entry_fields.update(attack=1, near=1)
+        entry_layout = data.StructLayout(entry_fields)
 
         # --- memories ---------------------------------------------------------------------------
         cell_depth = c * r // 4
         cell_address_bits = ceil_log2(cell_depth)
-        edge_depth = c * r // 4
+        edge_banks = self.edge_banks
+        edge_depth = c * r * 2 // edge_banks
         cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
         # Reads see the writes of their own clock (transparent), so that a tile can be read
         # in the clock its neighbour's updates and track ends are written.
@@ -356,7 +460,7 @@ class TrackBoard(wiring.Component):
             m.submodules[f"cells{bank}"] = mem
             cell_wr.append(mem.write_port())
             cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
-        for bank in range(EDGE_BANKS):
+        for bank in range(edge_banks):
             mem = Memory(shape=entry_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
             edge_wr.append(mem.write_port())
@@ -368,10 +472,17 @@ class TrackBoard(wiring.Component):
         log_wr, log_rd = log_mem.write_port(), log_mem.read_port()
         stack_wr, stack_rd = log_wr, log_rd
         # The frontier list: entry i in bank i % 2 at address i // 2, so that two entries that
-        # follow each other are written in one clock.
+        # follow each other are written in one clock (with ``serial_appends``, one bank).
+        front_banks = 1 if self.serial_appends else 2
         front_wr, front_rd = [], []
-        for bank in range(2):
-            mem = Memory(shape=point, depth=c * r // 2, init=[])
+
+        def front_place(index):
+            """The bank (a value, or 0) and the address of frontier entry ``index``."""
+            index = Value.cast(index)
+            return (index[0], index[1:]) if front_banks == 2 else (0, index)
+
+        for bank in range(front_banks):
+            mem = Memory(shape=point, depth=c * r // front_banks, init=[])
             m.submodules[f"frontier{bank}"] = mem
             front_wr.append(mem.write_port())
             front_rd.append(mem.read_port())
@@ -401,9 +512,9 @@ class TrackBoard(wiring.Component):
             m.d.comb += cell_rd[bank].addr.eq(cell_address(read_x, read_y, c))
         for d in range(4):
             e = data.View(edge, side_edge(read_x, read_y, d))
-            for bank in range(EDGE_BANKS):
-                with m.If(edge_bank(e) == bank):
-                    m.d.comb += edge_rd[bank].addr.eq(edge_address(e))
+            for bank in range(edge_banks):
+                with m.If(edge_bank(e, edge_banks) == bank):
+                    m.d.comb += edge_rd[bank].addr.eq(edge_address(e, edge_banks))
 
         # Where each cell bank was read in the last clock: a cell is written only with the
         # record read from it in the clock before (a tile placed or taken back, a neighbour
@@ -434,12 +545,12 @@ class TrackBoard(wiring.Component):
         classes = []  # and the class of the track that ends there
         for d in range(4):
             entry = Signal(entry_layout, name=f"entry_{d}")
-            with m.Switch(edge_bank(own_edges[d])):
-                for bank in range(EDGE_BANKS):
+            with m.Switch(edge_bank(own_edges[d], edge_banks)):
+                for bank in range(edge_banks):
                     with m.Case(bank):
                         m.d.comb += entry.eq(edge_rd[bank].data)
             ends.append(entry.partner)
-            classes.append(Cat(entry.attack, entry.near))
+            classes.append(Cat(entry.attack, entry.near) if counts else Const(0, 2))
         rules = cell_rules(list(record.known), list(record.white))
         fit = Cat(rules["fit"])
 
@@ -573,60 +684,66 @@ class TrackBoard(wiring.Component):
             return dist == 1, dist == 2
 
         # The tile's tracks are registered in its decision clock and counted in the next one,
-        # so that no block RAM read lies on the path of the counts.
+        # so that no block RAM read lies on the path of the counts (without ``counts``, the
+        # tracks' classes are neither measured nor kept, and the counts stay 0).
         count_place = Signal()
         count_undo = Signal()
-        ev_new = [[Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)]
-        ev_old = [[Signal(2, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
-        ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
-        ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
-        ev_sign = Signal()  # 0: add the deltas (a tile placed), 1: subtract them (taken back)
-        ev_valid = Signal()
-        m.d.sync += ev_valid.eq(count_place | count_undo)
-        with m.If(count_place | count_undo):
-            m.d.sync += ev_sign.eq(count_undo)
-            for k in range(2):
-                m.d.sync += [
-                    ev_add[k].eq(~loops[k]),
-                    ev_known[k].eq(old_known[k]),
-                    *[ev_new[k][i].eq(new_ends[k][i]) for i in range(2)],
-                    *[ev_old[k][i].eq(old_classes[k][i]) for i in range(2)],
-                ]
-        new_classes = []  # of the tile's new track of each colour
-        delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
-        delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
-        for k in range(2):
-            new_attack, new_near = distance_class(target(ev_new[k][0]), target(ev_new[k][1]))
-            new_classes.append(Cat(new_attack, new_near))
-            gone = ev_old[k]
-            add = ev_add[k]
-            m.d.comb += [
-                delta_attacks[k].eq(
-                    (add & new_attack)
-                    - (ev_known[k][0] & gone[0][0])
-                    - (ev_known[k][1] & gone[1][0])
-                ),
-                delta_near[k].eq(
-                    (add & new_near) - (ev_known[k][0] & gone[0][1]) - (ev_known[k][1] & gone[1][1])
-                ),
+        new_classes = [Const(0, 2), Const(0, 2)]  # of the tile's new track of each colour
+        if counts:
+            ev_new = [
+                [Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)
             ]
-        attacks = [self.black_attacks, self.white_attacks]
-        near = [self.black_near, self.white_near]
-        next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
-        next_near = [Signal(8, name=f"next_near_{k}") for k in range(2)]
-        for k in range(2):
-            m.d.comb += [next_attacks[k].eq(attacks[k]), next_near[k].eq(near[k])]
-            with m.If(ev_valid & ~ev_sign):
+            ev_old = [[Signal(2, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
+            ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
+            ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
+            ev_sign = Signal()  # 0: add the deltas (a tile placed), 1: subtract them (taken back)
+            ev_valid = Signal()
+            m.d.sync += ev_valid.eq(count_place | count_undo)
+            with m.If(count_place | count_undo):
+                m.d.sync += ev_sign.eq(count_undo)
+                for k in range(2):
+                    m.d.sync += [
+                        ev_add[k].eq(~loops[k]),
+                        ev_known[k].eq(old_known[k]),
+                        *[ev_new[k][i].eq(new_ends[k][i]) for i in range(2)],
+                        *[ev_old[k][i].eq(old_classes[k][i]) for i in range(2)],
+                    ]
+            delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
+            delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
+            for k in range(2):
+                new_attack, new_near = distance_class(target(ev_new[k][0]), target(ev_new[k][1]))
+                new_classes[k] = Cat(new_attack, new_near)
+                gone = ev_old[k]
+                add = ev_add[k]
                 m.d.comb += [
-                    next_attacks[k].eq(attacks[k] + delta_attacks[k]),
-                    next_near[k].eq(near[k] + delta_near[k]),
+                    delta_attacks[k].eq(
+                        (add & new_attack)
+                        - (ev_known[k][0] & gone[0][0])
+                        - (ev_known[k][1] & gone[1][0])
+                    ),
+                    delta_near[k].eq(
+                        (add & new_near)
+                        - (ev_known[k][0] & gone[0][1])
+                        - (ev_known[k][1] & gone[1][1])
+                    ),
                 ]
-            with m.If(ev_valid & ev_sign):
-                m.d.comb += [
-                    next_attacks[k].eq(attacks[k] - delta_attacks[k]),
-                    next_near[k].eq(near[k] - delta_near[k]),
-                ]
-            m.d.sync += [attacks[k].eq(next_attacks[k]), near[k].eq(next_near[k])]
+            attacks = [self.black_attacks, self.white_attacks]
+            near = [self.black_near, self.white_near]
+            next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
+            next_near = [Signal(8, name=f"next_near_{k}") for k in range(2)]
+            for k in range(2):
+                m.d.comb += [next_attacks[k].eq(attacks[k]), next_near[k].eq(near[k])]
+                with m.If(ev_valid & ~ev_sign):
+                    m.d.comb += [
+                        next_attacks[k].eq(attacks[k] + delta_attacks[k]),
+                        next_near[k].eq(near[k] + delta_near[k]),
+                    ]
+                with m.If(ev_valid & ev_sign):
+                    m.d.comb += [
+                        next_attacks[k].eq(attacks[k] - delta_attacks[k]),
+                        next_near[k].eq(near[k] - delta_near[k]),
+                    ]
+                m.d.sync += [attacks[k].eq(next_attacks[k]), near[k].eq(next_near[k])]
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change.
@@ -650,7 +767,8 @@ class TrackBoard(wiring.Component):
                 with m.Else():
                     m.d.sync += out.eq(plain)
 
-        # The track-end write buffer: each clock, each bank takes its first pending write.
+        # The track-end write buffer: each clock, each bank takes its first pending write (with
+        # ``serial_writes``, the first pending write goes out, whatever its bank).
         load_writes = Signal()
         load_restores = Signal()
         taken = [Signal(name=f"taken_{i}") for i in range(4)]
@@ -662,23 +780,44 @@ class TrackBoard(wiring.Component):
         for i in range(4):
             entry = Signal(entry_layout, name=f"pending_entry_{i}")
             old_class = Cat(pending[i].attack, pending[i].near)
-            m.d.comb += [
-                entry.partner.eq(pending[i].partner),
-                Cat(entry.attack, entry.near).eq(Mux(pending_new, new_classes[i // 2], old_class)),
-            ]
+            m.d.comb += entry.partner.eq(pending[i].partner)
+            if counts:
+                m.d.comb += Cat(entry.attack, entry.near).eq(
+                    Mux(pending_new, new_classes[i // 2], old_class)
+                )
             pending_entries.append(entry)
-        for bank in range(EDGE_BANKS):
+        if self.serial_writes:
+            # One write a clock: the first pending one, on one address and data for all banks.
+            write_at = Signal(edge)
+            write_entry = Signal(entry_layout)
             claimed = Const(0, 1)
             for i in range(4):
-                here = pending[i].valid & (edge_bank(pending[i].target) == bank)
-                with m.If(here & ~claimed):
+                with m.If(pending[i].valid & ~claimed):
                     m.d.comb += [
-                        edge_wr[bank].en.eq(1),
-                        edge_wr[bank].addr.eq(edge_address(pending[i].target)),
-                        edge_wr[bank].data.eq(pending_entries[i]),
+                        write_at.eq(pending[i].target),
+                        write_entry.eq(pending_entries[i]),
                         taken[i].eq(1),
                     ]
-                claimed = claimed | here
+                claimed = claimed | pending[i].valid
+            for bank in range(edge_banks):
+                m.d.comb += [
+                    edge_wr[bank].en.eq(claimed & (edge_bank(write_at, edge_banks) == bank)),
+                    edge_wr[bank].addr.eq(edge_address(write_at, edge_banks)),
+                    edge_wr[bank].data.eq(write_entry),
+                ]
+        else:
+            for bank in range(edge_banks):
+                claimed = Const(0, 1)
+                for i in range(4):
+                    here = pending[i].valid & (edge_bank(pending[i].target, edge_banks) == bank)
+                    with m.If(here & ~claimed):
+                        m.d.comb += [
+                            edge_wr[bank].en.eq(1),
+                            edge_wr[bank].addr.eq(edge_address(pending[i].target, edge_banks)),
+                            edge_wr[bank].data.eq(pending_entries[i]),
+                            taken[i].eq(1),
+                        ]
+                    claimed = claimed | here
         with m.If(load_writes | load_restores):
             m.d.sync += pending_new.eq(load_writes)
         for i in range(4):
@@ -697,14 +836,16 @@ class TrackBoard(wiring.Component):
         # tile (a write goes to the far end of a track, or to the tile's own edge where the
         # side has no neighbour).
         left = [p.valid & ~t for p, t in zip(pending, taken, strict=True)]
-        banks = [edge_bank(p.target) for p in pending]
-        writes_done_next = Cat(
-            [
-                ~(left[i] & left[j] & (banks[i] == banks[j]))
+        if self.serial_writes:  # at most one write left
+            pairs_left = [left[i] & left[j] for i in range(4) for j in range(i + 1, 4)]
+        else:  # at most one write left in each bank
+            banks = [edge_bank(p.target, edge_banks) for p in pending]
+            pairs_left = [
+                left[i] & left[j] & (banks[i] == banks[j])
                 for i in range(4)
                 for j in range(i + 1, 4)
             ]
-        ).all()
+        writes_done_next = ~Cat(pairs_left).any()
 
         # --- the neighbours of the tile in hand ----------------------------------------------
         placed = Signal(4)  # the tile just placed (or taken back), for its neighbours
@@ -774,7 +915,12 @@ class TrackBoard(wiring.Component):
         # --- what a tile leaves to do, one per clock: cells to push, cells to append -----------
         to_push = Signal(4)  # the forced neighbours (by side) still to push
         to_append = Signal(4)  # the new frontier cells (by side) still to append
-        from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
+        if self.forced_via_stack:
+            # The tile they are neighbours of: the tile in hand until they are done (no tile is
+            # read before).
+            from_x, from_y = nq_x, nq_y
+        else:
+            from_x, from_y = Signal(cx), Signal(ry)  # the tile they are neighbours of
 
         def first_of(mask, name, x=from_x, y=from_y):
             """The first side set in ``mask`` (N, E, S, W), and the neighbour of (x, y) there."""
@@ -790,11 +936,21 @@ class TrackBoard(wiring.Component):
 
         first_push, push_cell = first_of(to_push, "first_push")
         first_append, append_cell = first_of(to_append, "first_append")
-        second_append, append_cell_2 = first_of(to_append & ~first_append, "second_append")
+        if self.serial_appends:  # one append a clock
+            second_append, append_cell_2 = Const(0, 4), None
+        else:
+            second_append, append_cell_2 = first_of(to_append & ~first_append, "second_append")
         appends_left = to_append & ~first_append & ~second_append  # after this clock's two
-        # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock.
-        first_new, new_cell = first_of(newly_frontier, "first_new", nq_x, nq_y)
-        second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", nq_x, nq_y)
+        # The tile in hand's first two new frontier cells are appended in its NEIGHBOURS clock
+        # (with ``deferred_appends``, none: all of them after it).
+        if self.deferred_appends:
+            first_new, new_cell = Const(0, 4), None
+        else:
+            first_new, new_cell = first_of(newly_frontier, "first_new", nq_x, nq_y)
+        if self.serial_appends or self.deferred_appends:
+            second_new, new_cell_2 = Const(0, 4), None
+        else:
+            second_new, new_cell_2 = first_of(newly_frontier & ~first_new, "second_new", nq_x, nq_y)
         # The tile in hand's one forced neighbour, read in its NEIGHBOURS clock.
         _, forced_cell = first_of(newly_forced, "first_forced", nq_x, nq_y)
 
@@ -821,19 +977,21 @@ class TrackBoard(wiring.Component):
             """Write ``cell`` at entry ``index`` and, if given, ``second`` at ``index + 1``."""
             lanes = [(index, cell)] + ([(index + 1, second)] if second is not None else [])
             for at, value in lanes:
-                for bank in range(2):
-                    with m.If(at[0] == bank):
+                at_bank, address = front_place(at)
+                for bank in range(front_banks):
+                    with m.If(at_bank == bank):
                         m.d.comb += [
                             front_wr[bank].en.eq(1),
-                            front_wr[bank].addr.eq(at[1:]),
+                            front_wr[bank].addr.eq(address),
                             front_wr[bank].data.eq(value),
                         ]
 
         def append(first_mask, cell, second_mask, cell_2):
             """Append the cells of the first side and, if any, of the second one."""
             with m.If(second_mask.any()):
-                write_frontier(f_len, cell, cell_2)
-                m.d.sync += f_len.eq(f_len + 2)
+                if cell_2 is not None:
+                    write_frontier(f_len, cell, cell_2)
+                    m.d.sync += f_len.eq(f_len + 2)
             with m.Elif(first_mask.any()):
                 write_frontier(f_len, cell)
                 m.d.sync += f_len.eq(f_len + 1)
@@ -867,11 +1025,23 @@ class TrackBoard(wiring.Component):
             }
         )
         # The plies' marks: a small memory (distributed RAM where the part has it), written at
-        # the board's ply and read at the ply below it, at once.
-        m.submodules.marks = marks = Memory(shape=ply_layout, depth=self.plies, init=[])
-        marks_wr = marks.write_port()
-        marks_rd = marks.read_port(domain="comb")
-        m.d.comb += marks_rd.addr.eq(self.ply - 1)
+        # the board's ply and read at the ply below it, at once. In block RAM, it is read at the
+        # ply below the one the board goes to (``ply_next``), so that it is out when it is there.
+        ply_next = Signal.like(self.ply)  # the board's ply after this clock
+        m.d.comb += ply_next.eq(self.ply)
+        m.d.sync += self.ply.eq(ply_next)
+        if self.marks_in_block_ram:
+            attrs = {"ram_style": "block"}
+            marks = Memory(shape=ply_layout, depth=self.plies, init=[], attrs=attrs)
+            m.submodules.marks = marks
+            marks_wr = marks.write_port()
+            marks_rd = marks.read_port()
+            m.d.comb += marks_rd.addr.eq(ply_next - 1)
+        else:
+            m.submodules.marks = marks = Memory(shape=ply_layout, depth=self.plies, init=[])
+            marks_wr = marks.write_port()
+            marks_rd = marks.read_port(domain="comb")
+            m.d.comb += marks_rd.addr.eq(self.ply - 1)
         is_ply = Signal()  # the turn in progress is a PLY
         last = marks_rd.data
 
@@ -905,14 +1075,17 @@ class TrackBoard(wiring.Component):
         f_index = Signal.like(f_len)
         f_symbol = Signal(Symbol)  # CANDIDATE: the first symbol to try at f_index
         f_out = Signal.like(f_len)  # COMPACT: where the next kept cell goes
-        fx, fy = Signal(cx), Signal(ry)
-        f_bank = cell_bank(fx, fy)
-        f_record = Signal(cell)
-        with m.Switch(f_bank):
-            for bank in range(4):
-                with m.Case(bank):
-                    m.d.comb += f_record.eq(cell_rd[bank].data)
-        f_rules = cell_rules(list(f_record.known), list(f_record.white))
+        if self.listed_in_hand:  # the listed cell is read as the cell in hand
+            fx, fy, f_record, f_rules = qx, qy, record, rules
+        else:
+            fx, fy = Signal(cx), Signal(ry)
+            f_bank = cell_bank(fx, fy)
+            f_record = Signal(cell)
+            with m.Switch(f_bank):
+                for bank in range(4):
+                    with m.Case(bank):
+                        m.d.comb += f_record.eq(cell_rd[bank].data)
+            f_rules = cell_rules(list(f_record.known), list(f_record.white))
         f_open = (f_record.tile == Tile.EMPTY) & (f_record.known != 0)
         # The symbols (+ / \\) that fit the listed cell: it is empty and one of their tiles fits.
         f_fits = Cat(
@@ -924,6 +1097,8 @@ class TrackBoard(wiring.Component):
         # the take-back), without reading the list and the cell again. The position at a ply is
         # the same every time the board is back at it, until an UNDO goes below it or a game
         # command.
+        # With ``reread_candidates``, no cell is cached: NEXT goes on at the listed entry.
+        cached = not self.reread_candidates
         c_valid = Signal()
         c_level = Signal.like(self.ply)
         c_index = Signal.like(f_len)
@@ -979,13 +1154,15 @@ class TrackBoard(wiring.Component):
 
         def read_frontier(index):
             index = Value.cast(index)
-            for bank in range(2):
-                m.d.comb += front_rd[bank].addr.eq(index[1:])
+            for bank in range(front_banks):
+                m.d.comb += front_rd[bank].addr.eq(front_place(index)[1])
             m.d.sync += f_index.eq(index)
 
         def read_listed_cell():
             """The frontier list's entry is out: keep its cell and read its record."""
-            entry = data.View(point, Mux(f_index[0], front_rd[1].data, front_rd[0].data))
+            entry = front_rd[0].data
+            if front_banks == 2:
+                entry = data.View(point, Mux(f_index[0], front_rd[1].data, front_rd[0].data))
             m.d.sync += [fx.eq(entry.x), fy.eq(entry.y)]
             for bank in range(4):
                 m.d.comb += cell_rd[bank].addr.eq(cell_address(entry.x, entry.y, c))
@@ -1053,7 +1230,8 @@ class TrackBoard(wiring.Component):
         def end_undo():
             """The turn or ply is taken back: back to idle with its verdict (or, in NEXT and
             UNDO_NEXT, on to the next candidate)."""
-            read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
+            if cached:
+                read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
             # NEXT goes on (if it does) in the position before the ply, or (an illegal turn)
             # in the one the turn started from.
             may_go_on(turn_f_mark, Mux(dead, self.ply, self.ply - 1), restored=~dead)
@@ -1072,10 +1250,11 @@ class TrackBoard(wiring.Component):
                     self.box_w.eq(last.box_w),
                     self.box_h.eq(last.box_h),
                     self.empty.eq(last.empty),
-                    self.ply.eq(self.ply - 1),
                 ]
-                with m.If(c_level >= self.ply):  # the position it was read in is gone
-                    m.d.sync += c_valid.eq(0)
+                m.d.comb += ply_next.eq(self.ply - 1)
+                if cached:
+                    with m.If(c_level >= self.ply):  # the position it was read in is gone
+                        m.d.sync += c_valid.eq(0)
                 with m.If(then_next & self.proceed):
                     # UNDO_NEXT goes on (``proceed`` is taken now: the search may settle it while
                     # the ply is being taken back; the other terms came with the command).
@@ -1106,11 +1285,12 @@ class TrackBoard(wiring.Component):
         nxt = log_rd.data
         sides = [neighbour(qx, qy, d) for d in range(4)]
         chain_go = Signal()  # it follows in the next clock (UNDO_CHAIN)
-        m.d.comb += chain_go.eq(
-            chain
-            & (chain_index > chain_mark)
-            & Cat([(nxt.x == nx) & (nxt.y == ny) for nx, ny in sides]).any()
-        )
+        if not self.plain_undo:  # (else never: each tile is read after the last one's update)
+            m.d.comb += chain_go.eq(
+                chain
+                & (chain_index > chain_mark)
+                & Cat([(nxt.x == nx) & (nxt.y == ny) for nx, ny in sides]).any()
+            )
 
         def may_chain(index, mark):
             """This state may take back the tile in hand, at log entry ``index``, of a ply or
@@ -1151,12 +1331,16 @@ class TrackBoard(wiring.Component):
                 self.box_w.eq(pend_w),
                 self.box_h.eq(pend_h),
                 self.empty.eq(0),
-                top_known.eq(1),
-                prefetched.eq(is_ply),  # read by NEIGHBOURS and NEXT in this clock
             ]
-            m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
+            if not self.plain_undo:  # (else an UNDO always reads the ply's last tile from the log)
+                m.d.sync += [
+                    top_known.eq(1),
+                    prefetched.eq(is_ply),  # read by NEIGHBOURS and NEXT in this clock
+                ]
+            if not self.plain_undo:
+                m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
             with m.If(is_ply):
-                m.d.sync += self.ply.eq(self.ply + 1)
+                m.d.comb += ply_next.eq(self.ply + 1)
             finish(Verdict.LEGAL)
             m.next = "IDLE"
 
@@ -1201,12 +1385,12 @@ class TrackBoard(wiring.Component):
                                 self.box_h.eq(0),
                                 log_sp.eq(0),
                                 f_len.eq(0),
-                                self.ply.eq(0),
                                 self.white_attacks.eq(0),
                                 self.black_attacks.eq(0),
                                 self.white_near.eq(0),
                                 self.black_near.eq(0),
                             ]
+                            m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
                             begin_turn(self.symbol, self.op == TrackOp.PLY)
@@ -1300,7 +1484,8 @@ class TrackBoard(wiring.Component):
                     m.next = "IDLE"
 
             with m.State("MOVE"):  # the move's own tile: the checks, then as a forced tile
-                read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
+                if cached:
+                    read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
                 may_go_on(f_len, self.ply)  # a refused move
                 with m.If(self.empty):
                     place(move_tile)
@@ -1329,15 +1514,16 @@ class TrackBoard(wiring.Component):
                 # The cell in hand is read again, for an UNDO right after the turn (unless the
                 # next tile is read instead): whether the turn ends is not on the read's path.
                 read_cell_edges(qx, qy)
-                append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
+                if new_cell is not None:
+                    append(first_new, new_cell, second_new, new_cell_2)  # the first two, at once
                 rest = newly_frontier & ~first_new & ~second_new
                 m.d.sync += [
                     to_push.eq(newly_forced),
                     to_append.eq(rest),
-                    from_x.eq(nq_x),
-                    from_y.eq(nq_y),
                     dead.eq(dead | kills.any()),
                 ]
+                if not self.forced_via_stack:
+                    m.d.sync += [from_x.eq(nq_x), from_y.eq(nq_y)]
                 # A tile that forced nothing, killed nothing, left no forced cell waiting and made
                 # at most two new frontier cells ends the turn now.
                 clean = (
@@ -1353,7 +1539,13 @@ class TrackBoard(wiring.Component):
                 with m.If(clean):
                     end_turn()
                 with m.Elif(
-                    ~dead & ~kills.any() & single_forced & ~top_valid & (sp == 0) & writes_done_now
+                    ~dead
+                    & ~kills.any()
+                    & single_forced
+                    & ~top_valid
+                    & (sp == 0)
+                    & writes_done_now
+                    & (not self.forced_via_stack)
                 ):
                     # One cell forced and nothing else waiting (the two appends left, if any, go
                     # in the next clock): it is the next tile, read now (beside the writes of
@@ -1368,7 +1560,9 @@ class TrackBoard(wiring.Component):
                 read_cell_edges(qx, qy)  # as in NEIGHBOURS
                 one_push = to_push.any() & ((to_push & (to_push - 1)) == 0)
                 one_append = ~appends_left.any()  # the appends left are done now
-                with m.If(writes_done_now & ~dead & one_push & one_append):
+                with m.If(
+                    writes_done_now & ~dead & one_push & one_append & (not self.forced_via_stack)
+                ):
                     # The stack would give back the one cell just pushed: take it at once.
                     m.d.comb += bypass.eq(1)
                     m.d.sync += to_push.eq(0)
@@ -1429,7 +1623,8 @@ class TrackBoard(wiring.Component):
                         qx.eq(log_rd.data.x),
                         qy.eq(log_rd.data.y),
                     ]
-                    m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
+                    if not self.plain_undo:  # (for UNDO_CHAIN)
+                        m.d.comb += log_rd.addr.eq(log_sp - 2)  # the entry after it, ahead
                     read_cell_edges(log_rd.data.x, log_rd.data.y)
                     m.next = "UNDO_TILE"
 
@@ -1439,14 +1634,15 @@ class TrackBoard(wiring.Component):
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
                 read_cell_edges(fx, fy)  # in case it is played
-                m.d.sync += [
-                    c_valid.eq(1),
-                    c_level.eq(self.ply),
-                    c_index.eq(f_index),
-                    c_x.eq(fx),
-                    c_y.eq(fy),
-                    c_fits.eq(f_fits),
-                ]
+                if cached:
+                    m.d.sync += [
+                        c_valid.eq(1),
+                        c_level.eq(self.ply),
+                        c_index.eq(f_index),
+                        c_x.eq(fx),
+                        c_y.eq(fy),
+                        c_fits.eq(f_fits),
+                    ]
                 m.d.comb += fit.eq(1)
                 follow()
 
@@ -1479,11 +1675,13 @@ class TrackBoard(wiring.Component):
         # the cursor's own).
         in_fit = fsm.ongoing("CAND_FIT")
         cache_match = c_valid & (c_level == resume_level) & (n_cursor.index == c_index)
+        if not cached:
+            cache_match = Const(0, 1)
         resume_entry = Signal.like(f_len)
         m.d.comb += resume_entry.eq(Mux(cache_match, n_cursor.index + 1, n_cursor.index))
         with m.If(going_on):
-            for bank in range(2):
-                m.d.comb += front_rd[bank].addr.eq(resume_entry[1:])
+            for bank in range(front_banks):
+                m.d.comb += front_rd[bank].addr.eq(front_place(resume_entry)[1])
         with m.If(resume):
             m.d.sync += [
                 f_symbol.eq(Mux(cache_match, 0, n_cursor.symbol)),
@@ -1497,14 +1695,16 @@ class TrackBoard(wiring.Component):
                 m.d.comb += go_to.eq(_GO_IDLE)
             with m.Elif(cache_match):
                 m.d.comb += fit.eq(1)
-        with m.If(going_on & resume_restored):
+        with m.If(going_on & resume_restored & cached):
             m.d.comb += [
                 base_x.eq(last.box_x),
                 base_y.eq(last.box_y),
                 base_w.eq(last.box_w),
                 base_h.eq(last.box_h),
             ]
-        # The listed cell looked at: CAND_FIT's (just read), else the cached one.
+        # The listed cell looked at: CAND_FIT's (just read), else the cached one (only CAND_FIT
+        # looks at one without the cache).
+        from_fit = in_fit if cached else Const(1, 1)
         fit_x, fit_y = Signal(cx), Signal(ry)
         fit_fits = Signal(3)  # the symbols that fit it,
         fit_index = Signal.like(f_len)  # its entry,
@@ -1512,15 +1712,15 @@ class TrackBoard(wiring.Component):
         fit_limit = Signal.like(f_len)  # the frontier's length after this clock,
         fit_level = Signal.like(self.ply)  # the board's ply after it
         m.d.comb += [
-            fit_x.eq(Mux(in_fit, fx, c_x)),
-            fit_y.eq(Mux(in_fit, fy, c_y)),
-            fit_fits.eq(Mux(in_fit, f_fits, c_fits)),
-            fit_index.eq(Mux(in_fit, f_index, n_cursor.index)),
-            fit_first.eq(Mux(in_fit, f_symbol, n_cursor.symbol)),
-            fit_limit.eq(Mux(in_fit, f_len, resume_limit)),
-            fit_level.eq(Mux(in_fit, self.ply, resume_level)),
+            fit_x.eq(Mux(from_fit, fx, c_x)),
+            fit_y.eq(Mux(from_fit, fy, c_y)),
+            fit_fits.eq(Mux(from_fit, f_fits, c_fits)),
+            fit_index.eq(Mux(from_fit, f_index, n_cursor.index)),
+            fit_first.eq(Mux(from_fit, f_symbol, n_cursor.symbol)),
+            fit_limit.eq(Mux(from_fit, f_len, resume_limit)),
+            fit_level.eq(Mux(from_fit, self.ply, resume_level)),
         ]
-        with m.If(in_fit | going_on):  # the box it would grow (for ``pend``, if played)
+        with m.If(in_fit | (going_on & cached)):  # the box it would grow (``pend``, if played)
             m.d.comb += [move_x.eq(fit_x), move_y.eq(fit_y)]
         with m.If(fit):
             hit = Signal(Symbol)

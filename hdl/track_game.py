@@ -40,6 +40,9 @@ class TrackGame(wiring.Component):
     pv_plies : int
         With more than one engine: how deep the previous best's line is split (see
         :class:`~.parallel_search.ParallelSearch`; 1, the default, the node below it).
+    board_options : dict
+        The one engine's :class:`~.track_board.TrackBoard` options (area for clocks, for the
+        small parts: ``serial_writes``, ...); none (the default) with more engines.
 
     Members
     -------
@@ -70,10 +73,14 @@ class TrackGame(wiring.Component):
         evaluation: bool = True,
         engines: int = 1,
         pv_plies: int = 1,
+        board_options: dict | None = None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
+        if board_options and engines != 1:
+            raise ValueError(f"board options are for one engine, not {engines!r}")
+        self.board_options = dict(board_options or {})
         self.max_depth = max_depth
         self.evaluation = evaluation
         self.engines = engines
@@ -96,7 +103,13 @@ class TrackGame(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         if self.engines == 1:
-            core = TrackSearch(self.columns, self.rows, self.max_depth, evaluation=self.evaluation)
+            core = TrackSearch(
+                self.columns,
+                self.rows,
+                self.max_depth,
+                evaluation=self.evaluation,
+                board_options=self.board_options,
+            )
         else:
             core = ParallelSearch(
                 self.columns,

@@ -144,6 +144,8 @@ class TrackSearch(wiring.Component):
         With ``split``: how deep the previous best's line is split (the recursive PV split of
         docs/parallel.md; 1, the default, splits the node below the previous best only), at
         most 2 plies above an iteration's horizon (:func:`split_plies`).
+    board_options : dict
+        More keyword arguments of the :class:`~.track_board.TrackBoard` (its area options).
 
     Members
     -------
@@ -234,6 +236,7 @@ class TrackSearch(wiring.Component):
         evaluation: bool = True,
         split: bool = False,
         pv_plies: int = 1,
+        board_options: dict | None = None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -244,6 +247,7 @@ class TrackSearch(wiring.Component):
         self.evaluation = evaluation
         self.split = split
         self.pv_plies = split_plies(pv_plies, max_depth)
+        self.board_options = dict(board_options or {})
         super().__init__(search_members(columns, rows, split=split, pv_plies=self.pv_plies))
 
     def elaborate(self, platform):
@@ -259,7 +263,7 @@ class TrackSearch(wiring.Component):
             "clamp": CLAMP,
         }
         m.submodules.board = board = TrackBoard(
-            c, r, plies=depth, weights=weights if self.evaluation else None
+            c, r, plies=depth, weights=weights if self.evaluation else None, **self.board_options
         )
         moves_shape = move_layout(c, r)
         cursor = cursor_layout(c, r)

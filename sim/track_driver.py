@@ -48,12 +48,16 @@ class Candidate:
 
 
 class TrackBoardSim:
-    """A :class:`TrackBoard` of C x R (``torus``) with ``plies``, on ``backend``
-    (``"amaranth"``, ``"verilator"`` or a :class:`~.rules_driver.Backend`)."""
+    """A :class:`TrackBoard` of C x R (``torus``) with ``plies`` and the board's ``options``
+    (its counts kept unless they say ``counts=False``), on ``backend`` (``"amaranth"``,
+    ``"verilator"`` or a :class:`~.rules_driver.Backend`)."""
 
-    def __init__(self, torus=(16, 16), backend="amaranth", *, plies: int = 8) -> None:
+    def __init__(
+        self, torus=(16, 16), backend="amaranth", *, plies: int = 8, options: dict | None = None
+    ) -> None:
         self.width, self.height = torus
-        self.component = TrackBoard(self.width, self.height, plies)
+        options = {"counts": True, **(options or {})}
+        self.component = TrackBoard(self.width, self.height, plies, **options)
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":
@@ -231,7 +235,8 @@ class TrackSearchSim:
     search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`; with ``engines``,
     a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many (splitting the
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
-    on ``torus``."""
+    on ``torus``. ``board_options`` are the one engine's
+    :class:`~trax_fpga.hdl.track_board.TrackBoard` options."""
 
     def __init__(
         self,
@@ -243,6 +248,7 @@ class TrackSearchSim:
         engines: int | None = None,
         pv_plies: int = 1,
         component=None,
+        board_options: dict | None = None,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
@@ -251,7 +257,13 @@ class TrackSearchSim:
         if component is not None:  # a search built by the caller
             self.component = component
         elif engines is None:
-            self.component = TrackSearch(self.width, self.height, max_depth, evaluation=evaluation)
+            self.component = TrackSearch(
+                self.width,
+                self.height,
+                max_depth,
+                evaluation=evaluation,
+                board_options=board_options,
+            )
         else:
             self.component = ParallelSearch(
                 self.width,

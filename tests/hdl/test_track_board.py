@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """The block-RAM board's search commands: plies and their undo, candidates, the frontier list.
 
 The candidates must come in the order of the software model (:mod:`trax_fpga.host.trackorder`);
@@ -9,6 +10,7 @@ import random
 
 import pytest
 
+from trax_fpga.hdl.track_board import COMPACT_OPTIONS, TrackBoard
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Symbol
 from trax_fpga.host.trackeval import track_features
@@ -20,9 +22,16 @@ from .reference import random_game, window_tiles
 SYMBOLS = list(Symbol)
 
 
-@pytest.fixture(scope="module")
-def board16():
-    with TrackBoardSim((16, 16), "verilator", plies=8) as board:
+#: The board as the search uses it by default, and with every option that trades clocks for
+#: area (``COMPACT_OPTIONS``), and with four track-end banks alone: the same answers, value by
+#: value.
+BOARD_OPTIONS = {"fast": {}, "compact": COMPACT_OPTIONS, "four_banks": {"edge_banks": 4}}
+
+
+@pytest.fixture(scope="module", params=list(BOARD_OPTIONS))
+def board16(request):
+    options = BOARD_OPTIONS[request.param]
+    with TrackBoardSim((16, 16), "verilator", plies=8, options=options) as board:
         yield board
 
 
@@ -191,8 +200,9 @@ def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
     assert checked >= 6
 
 
-def test_plies_beyond_the_stack_are_refused():
-    with TrackBoardSim((8, 8), plies=2) as board:
+@pytest.mark.parametrize("options", list(BOARD_OPTIONS))
+def test_plies_beyond_the_stack_are_refused(options):
+    with TrackBoardSim((8, 8), plies=2, options=BOARD_OPTIONS[options]) as board:
         board.new_game()
         board.play("@0+")
         position = Position.from_moves(["@0+"])
@@ -259,3 +269,27 @@ def test_a_ply_after_plies_taken_back_is_counted_right(board16):
     assert board16.play("@2+", ply=True).legal
     assert board16.features() == model_features(position, 16, 16) == ((0, 0), (0, 3))
     board16.undo()
+
+
+def test_a_score_needs_the_counts():
+    weights = {"near": 1, "attack": 1, "own_attack": 1, "lost": 1, "clamp": 1}
+    assert TrackBoard(16, 16, weights=weights).counts
+    assert not TrackBoard(16, 16).counts  # nothing reads them without a score
+    with pytest.raises(ValueError, match=r"^a score needs the counts: weights without counts$"):
+        TrackBoard(16, 16, weights=weights, counts=False)
+
+
+def test_board_options_are_for_one_engine():
+    from trax_fpga.hdl.track_game import TrackGame
+
+    game = TrackGame(16, 16, board_options=COMPACT_OPTIONS)
+    assert game.board_options == COMPACT_OPTIONS
+    with pytest.raises(ValueError, match=r"^board options are for one engine, not 2$"):
+        TrackGame(16, 16, engines=2, board_options=COMPACT_OPTIONS)
+
+
+def test_the_listed_cell_in_hand_needs_the_plain_undo():
+    with pytest.raises(ValueError, match=r"^listed_in_hand needs plain_undo"):
+        TrackBoard(16, 16, listed_in_hand=True)
+    with pytest.raises(ValueError, match=r"^edge_banks must be 4 or 8, not 2$"):
+        TrackBoard(16, 16, edge_banks=2)

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from trax_fpga.hdl.track_board import COMPACT_OPTIONS
 from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour, Symbol
@@ -24,10 +25,33 @@ DEPTH = 3
 SYMBOLS = list(Symbol)
 
 
-@pytest.fixture(scope="module")
-def rtl():
-    with TrackSearchSim((TORUS, TORUS), "verilator", max_depth=DEPTH) as engine:
+#: The searches checked: the default one, the same on the board whose options trade clocks for
+#: area (the same nodes, moves and scores, in more clocks), and the mate searcher on that board
+#: (the small iCE40s' player: no evaluation, so no counts).
+SEARCHES = {
+    "fast": (True, {}),
+    "compact": (True, COMPACT_OPTIONS),
+    "compact_mate": (False, COMPACT_OPTIONS),
+}
+
+
+@pytest.fixture(scope="module", params=list(SEARCHES))
+def rtl(request):
+    evaluation, board_options = SEARCHES[request.param]
+    with TrackSearchSim(
+        (TORUS, TORUS),
+        "verilator",
+        max_depth=DEPTH,
+        evaluation=evaluation,
+        board_options=board_options,
+    ) as engine:
         yield engine
+
+
+def model_search(rtl, position, budget, depth=DEPTH):
+    """The software model of ``rtl``'s search (with or without the evaluation)."""
+    evaluation = rtl.component.evaluation
+    return hw_search(position, TORUS, TORUS, budget, depth, evaluation=evaluation, board="track")
 
 
 def positions_from_games(count, plies):
@@ -69,7 +93,7 @@ def search(rtl, position, budget, **kwargs):
 
 
 def check(rtl, position, budget, depth=DEPTH):
-    model = hw_search(position, TORUS, TORUS, budget, depth, board="track")
+    model = model_search(rtl, position, budget, depth)
     got, move = search(rtl, position, budget, **({} if depth == DEPTH else {"depth": depth}))
     label = " ".join(str(t.move) for t in position.turns)
     assert move == model.move, label
@@ -115,7 +139,7 @@ def test_the_game_goes_on_after_a_search(rtl):
     assert rtl.play(move).name == "LEGAL"
     position.play(move)
     assert rtl.search(int(position.turn is Colour.WHITE), 300).nodes == (
-        hw_search(position, TORUS, TORUS, 300, DEPTH, board="track").nodes
+        model_search(rtl, position, 300).nodes
     )
 
 
