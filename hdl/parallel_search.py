@@ -114,7 +114,8 @@ class ParallelSearch(wiring.Component):
         for name in FROM_FIRST:
             m.d.comb += getattr(self, name).eq(getattr(first, name))
         for name in GAME_ANSWERS:
-            m.d.comb += getattr(self.game, name).eq(getattr(first.game, name))
+            if name != "busy":  # (busy while any engine's board is)
+                m.d.comb += getattr(self.game, name).eq(getattr(first.game, name))
         m.d.comb += self.game.busy.eq(any_of(u.game.busy for u in units))
         engines_busy = any_of(u.busy for u in units)
         # The nodes of all engines and the clocks, counted here once (an engine counts its own
