@@ -96,9 +96,9 @@ class _UartProbe(wiring.Component):
         core = self.core(m, x, y)
         m.d.comb += [
             core.rules.cmd.eq(Mux(new_game, Command.NEW_GAME, Command.PLAY)),
-            core.rules.x.eq(x),
-            core.rules.y.eq(y),
-            core.rules.symbol.as_value().eq(op[:2]),
+            core.rules.move.x.eq(x),
+            core.rules.move.y.eq(y),
+            core.rules.move.symbol.as_value().eq(op[:2]),
         ]
 
         # Receive: shift bytes in until a command is complete, then hand it to the core.
@@ -124,11 +124,11 @@ class _UartProbe(wiring.Component):
                 reply.outcome.eq(core.rules.outcome),
                 reply.turn.eq(core.turn),
                 reply.overflow.eq(core.overflow),
-                reply.empty.eq(core.rules.empty),
-                reply.box_x.eq(core.rules.box_x),
-                reply.box_y.eq(core.rules.box_y),
-                reply.box_w.eq(core.rules.box_w),
-                reply.box_h.eq(core.rules.box_h),
+                reply.empty.eq(core.rules.box.empty),
+                reply.box_x.eq(core.rules.box.x),
+                reply.box_y.eq(core.rules.box.y),
+                reply.box_w.eq(core.rules.box.w),
+                reply.box_h.eq(core.rules.box.h),
                 to_send.eq(reply_bytes),
                 error.eq(core.rules.verdict != Verdict.LEGAL),
             ]
@@ -143,7 +143,7 @@ class _UartProbe(wiring.Component):
 
         m.d.comb += self.leds.eq(
             Cat(
-                ~core.rules.empty & (core.rules.outcome == Outcome.NONE),
+                ~core.rules.box.empty & (core.rules.outcome == Outcome.NONE),
                 core.rules.busy,
                 core.turn == Colour.WHITE,
                 error,

@@ -14,10 +14,10 @@ and answers.
 
 from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In
+from amaranth.lib.wiring import In, Out
 
 from .scores import INFINITY, MATE_BOUND, signed_score
-from .track_board import GAME_ANSWERS, GAME_COMMANDS, check_torus, move_layout
+from .track_board import check_torus, member_at, move_eq, move_layout, port_members
 from .track_search import TrackSearch, ordinal_shape, search_members, split_plies
 from .types import Symbol
 
@@ -103,19 +103,18 @@ class ParallelSearch(wiring.Component):
             units.append(unit)
         # The game's commands reach the engines a clock later, from registers: they fan out to
         # every engine's board, across the chip, and a board acts on its command at once.
-        for name in GAME_COMMANDS:
-            value = getattr(self.game, name)
-            held = Signal.like(value, name=f"game_{name}_held")
+        for path, value in port_members(self.game, In):
+            held = Signal.like(value, name=f"game_{'_'.join(path)}_held")
             m.d.sync += held.eq(value)
-            m.d.comb += [getattr(unit.game, name).eq(held) for unit in units]
+            m.d.comb += [member_at(unit.game, path).eq(held) for unit in units]
         for name in BROADCAST:
             m.d.comb += [getattr(unit, name).eq(getattr(self, name)) for unit in units]
         first = units[0]
         for name in FROM_FIRST:
             m.d.comb += getattr(self, name).eq(getattr(first, name))
-        for name in GAME_ANSWERS:
-            if name != "busy":  # (busy while any engine's board is)
-                m.d.comb += getattr(self.game, name).eq(getattr(first.game, name))
+        for path, value in port_members(self.game, Out):
+            if path != ("busy",):  # (busy while any engine's board is)
+                m.d.comb += value.eq(member_at(first.game, path))
         m.d.comb += self.game.busy.eq(any_of(u.game.busy for u in units))
         engines_busy = any_of(u.busy for u in units)
         # The nodes of all engines and the clocks, counted here once (an engine counts its own
@@ -245,7 +244,7 @@ class ParallelSearch(wiring.Component):
         m.d.comb += [unit.abort.eq(abort) for unit in units]
 
         m.d.sync += [merge.eq(0), self.done.eq(0)]
-        m.d.comb += [u.start.eq(self.start & ~first.game.empty & ~self.busy) for u in units]
+        m.d.comb += [u.start.eq(self.start & ~first.game.box.empty & ~self.busy) for u in units]
         with m.If(self.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
 
@@ -255,12 +254,12 @@ class ParallelSearch(wiring.Component):
 
         with m.FSM(name="parallel_fsm"):
             with m.State("IDLE"):
-                with m.If(self.start & first.game.empty):  # the first move of a game
+                with m.If(self.start & first.game.box.empty):  # the first move of a game
                     m.d.sync += [
                         self.found.eq(1),
-                        self.x.eq(0),
-                        self.y.eq(0),
-                        self.symbol.eq(Symbol.CROSS),
+                        self.move.x.eq(0),
+                        self.move.y.eq(0),
+                        self.move.symbol.eq(Symbol.CROSS),
                         self.score.eq(0),
                         self.depth.eq(0),
                         self.cycles.eq(0),
@@ -336,9 +335,7 @@ class ParallelSearch(wiring.Component):
                         self.busy.eq(0),
                         self.done.eq(1),
                         self.found.eq(have_result),
-                        self.x.eq(result.x),
-                        self.y.eq(result.y),
-                        self.symbol.eq(result.symbol),
+                        *move_eq(self.move, result),
                         self.score.eq(result_score),
                         self.depth.eq(depth),
                     ]

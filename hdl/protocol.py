@@ -24,6 +24,7 @@ from amaranth.lib.wiring import In, Out
 from amaranth.utils import bits_for
 
 from .notation import BoxMapper, MoveDecoder, MoveEncoder, NotationError, move_layout
+from .track_board import move_signature
 from .track_rules import Command, Outcome, rules_signature
 from .types import Colour, Symbol, Verdict
 
@@ -221,7 +222,9 @@ def check_window(width: object, height: object) -> tuple[int, int]:
 
 
 def search_signature(width: int, height: int) -> wiring.Signature:
-    """The search as the protocol engine drives it (:class:`~.track_game.TrackGame`)."""
+    """The search as the protocol engine drives it (:class:`~.track_game.TrackGame`): ``start``
+    while it is idle; ``busy`` until ``done`` pulses with ``found`` and the chosen ``move`` (a
+    :func:`~.track_board.move_signature`)."""
     check_window(width, height)
     return wiring.Signature(
         {
@@ -229,9 +232,7 @@ def search_signature(width: int, height: int) -> wiring.Signature:
             "busy": In(1),
             "done": In(1),
             "found": In(1),
-            "x": In(range(width)),
-            "y": In(range(height)),
-            "symbol": In(Symbol),
+            "move": In(move_signature(width, height)),
         }
     )
 
@@ -374,17 +375,17 @@ class ProtocolEngine(wiring.Component):
         timer = Signal(32)
 
         m.d.comb += [
-            rules.x.eq(play_x),
-            rules.y.eq(play_y),
-            rules.symbol.eq(play_symbol),
-            mapper.box_x.eq(rules.box_x),
-            mapper.box_y.eq(rules.box_y),
-            mapper.box_w.eq(rules.box_w),
-            mapper.box_h.eq(rules.box_h),
+            rules.move.x.eq(play_x),
+            rules.move.y.eq(play_y),
+            rules.move.symbol.eq(play_symbol),
+            mapper.box_x.eq(rules.box.x),
+            mapper.box_y.eq(rules.box.y),
+            mapper.box_w.eq(rules.box.w),
+            mapper.box_h.eq(rules.box.h),
             mapper.column.eq(opponent_move.column),
             mapper.row.eq(opponent_move.row),
-            mapper.cell_x.eq(search.x),
-            mapper.cell_y.eq(search.y),
+            mapper.cell_x.eq(search.move.x),
+            mapper.cell_y.eq(search.move.y),
             encoder.i_move.payload.eq(own_move),
         ]
 
@@ -536,12 +537,12 @@ class ProtocolEngine(wiring.Component):
                 m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
                 with m.If(search.found):
                     m.d.sync += [
-                        play_x.eq(search.x),
-                        play_y.eq(search.y),
-                        play_symbol.eq(search.symbol),
+                        play_x.eq(search.move.x),
+                        play_y.eq(search.move.y),
+                        play_symbol.eq(search.move.symbol),
                         own_move.column.eq(mapper.cell_column),  # named before it is played
                         own_move.row.eq(mapper.cell_row),
-                        own_move.symbol.eq(search.symbol),
+                        own_move.symbol.eq(search.move.symbol),
                     ]
                     m.next = "PLAY_OWN"
                 with m.Else():

@@ -34,7 +34,7 @@ placement: no flood.
 
 A box plus its ring of empty cells must fit in the torus (``box + 2 <= C`` and ``<= R``); a move
 that would outgrow it is refused (``OVERFLOW``), never misjudged, exactly as
-:class:`~.board.Board` does with its window.
+the first design's window board did (in the git history).
 
 The pipeline of one tile: the clock that issues the reads of its cell (its record and its four
 edges), the clock that decides the tile, writes it and the new track ends and issues the reads of
@@ -57,10 +57,10 @@ from .types import Symbol, Tile, Verdict
 
 __all__ = [
     "COMPACT_OPTIONS",
-    "GAME_ANSWERS",
-    "GAME_COMMANDS",
     "TrackBoard",
     "TrackOp",
+    "box_eq",
+    "box_signature",
     "cell_address",
     "cell_bank",
     "check_torus",
@@ -71,7 +71,11 @@ __all__ = [
     "game_port_answers",
     "game_port_commands",
     "game_port_signature",
+    "member_at",
+    "move_eq",
     "move_layout",
+    "move_signature",
+    "port_members",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -94,7 +98,7 @@ class TrackOp(enum.Enum, shape=3):
 
 
 def move_layout(columns: int, rows: int) -> data.StructLayout:
-    """A move on the board: a torus cell and a symbol."""
+    """A move on the board as data (a register, a memory word): a torus cell and a symbol."""
     return data.StructLayout({"x": range(columns), "y": range(rows), "symbol": Symbol})
 
 
@@ -103,46 +107,88 @@ def cursor_layout(columns: int, rows: int) -> data.StructLayout:
     return data.StructLayout({"index": range(columns * rows + 1), "symbol": Symbol})
 
 
-#: The game port's inputs: a board's command as a player gives it to a block that holds the board.
-GAME_COMMANDS = ("start", "op", "x", "y", "symbol", "outside")
-#: The game port's outputs: the board's answer and the game's box.
-GAME_ANSWERS = ("busy", "done", "verdict", "box_x", "box_y", "box_w", "box_h", "empty")
+def move_signature(columns: int, rows: int) -> wiring.Signature:
+    """A move on a C x R torus as a port, from the side that gives it: the cell (``x``, ``y``)
+    and the ``symbol``."""
+    return wiring.Signature(
+        {"x": Out(range(columns)), "y": Out(range(rows)), "symbol": Out(Symbol)}
+    )
+
+
+def box_signature(columns: int, rows: int) -> wiring.Signature:
+    """The position's box as a port, from the side that holds the position: the torus cell of
+    the box's min corner (``x``, ``y``) and its size (``w``, ``h``); ``empty``: no tile in play
+    (then all four are 0). It is the only view of the position the rest of the design needs to
+    name a move in notation."""
+    c, r = columns, rows
+    return wiring.Signature(
+        {
+            "x": Out(range(c)),
+            "y": Out(range(r)),
+            "w": Out(range(c + 1)),
+            "h": Out(range(r + 1)),
+            "empty": Out(1, init=1),
+        }
+    )
+
+
+def move_eq(port, move) -> list:
+    """The statements that give ``port`` (a move port or ``move_layout`` data) the move
+    ``move`` (either too)."""
+    return [port.x.eq(move.x), port.y.eq(move.y), port.symbol.eq(move.symbol)]
+
+
+def box_eq(port, box) -> list:
+    """The statements that give the box port ``port`` the box ``box`` (another box port)."""
+    return [getattr(port, name).eq(getattr(box, name)) for name in ("x", "y", "w", "h", "empty")]
 
 
 def game_port_signature(columns: int, rows: int) -> wiring.Signature:
-    """The game port of a block that holds a C x R board (the search, the many-engine search,
-    perft), from the block's side: the board's command in (:data:`GAME_COMMANDS`, taken while
-    the block is idle), its answer and the game's box out (:data:`GAME_ANSWERS`), each as the
-    :class:`TrackBoard` member of the same name."""
+    """The game port of a block that holds a C x R board (the board itself, the search, the
+    many-engine search, perft), from the block's side: the board's command in (``start`` with
+    ``op``, the ``move`` and whether it is ``outside`` the box's ring, taken while the block is
+    idle), its answer (``busy``, ``done``, ``verdict``) and the position's ``box`` out. Every
+    :class:`TrackBoard` has these members; a block that holds one passes them on with
+    :func:`game_port_commands` and :func:`game_port_answers`."""
     c, r = columns, rows
     return wiring.Signature(
         {
             "start": In(1),
             "op": In(TrackOp),
-            "x": In(range(c)),
-            "y": In(range(r)),
-            "symbol": In(Symbol),
+            "move": In(move_signature(c, r)),
             "outside": In(1),
             "busy": Out(1),
             "done": Out(1),
             "verdict": Out(Verdict),
-            "box_x": Out(range(c)),
-            "box_y": Out(range(r)),
-            "box_w": Out(range(c + 1)),
-            "box_h": Out(range(r + 1)),
-            "empty": Out(1),
+            "box": Out(box_signature(c, r)),
         }
     )
 
 
+def member_at(interface, path: tuple):
+    """The member of ``interface`` at ``path`` (as :meth:`wiring.Signature.flatten` gives it)."""
+    for part in path:
+        interface = getattr(interface, part)
+    return interface
+
+
+def port_members(port, flow) -> list:
+    """``(path, signal)`` of each member of the interface ``port`` that flows ``flow`` (``In`` or
+    ``Out``, from the side of the block whose member it is), nested members flattened."""
+    return [
+        (path, value) for path, member, value in port.signature.flatten(port) if member.flow == flow
+    ]
+
+
 def game_port_answers(m: Module, port, board) -> None:
-    """Drive the game port ``port``'s outputs from ``board`` (a :class:`TrackBoard`)."""
-    m.d.comb += [getattr(port, name).eq(getattr(board, name)) for name in GAME_ANSWERS]
+    """Drive the game port ``port``'s outputs from ``board`` (a :class:`TrackBoard`, or a block
+    with a game port of the same size)."""
+    m.d.comb += [value.eq(member_at(board, path)) for path, value in port_members(port, Out)]
 
 
 def game_port_commands(m: Module, board, port) -> None:
     """Give ``board`` the game port ``port``'s command (in the control context of the call)."""
-    m.d.comb += [getattr(board, name).eq(getattr(port, name)) for name in GAME_COMMANDS]
+    m.d.comb += [member_at(board, path).eq(value) for path, value in port_members(port, In)]
 
 
 def check_torus(columns: object, rows: object) -> tuple[int, int]:
@@ -298,31 +344,37 @@ class TrackBoard(wiring.Component):
 
     Members
     -------
-    start, op, x, y, symbol, outside :
-        The command, as for :class:`~.board.Board` (``outside``: beyond the ring of the box).
+    start, op, move, outside :
+        The command: ``op`` of ``move`` (a :func:`move_signature`: the cell and symbol);
+        ``outside``: the move's cell is beyond the ring of the box. These and the answer and
+        ``box`` below are the :func:`game_port_signature`.
     busy, done, verdict :
-        As for :class:`~.board.Board`. ``CONFLICT`` is never given: one tile at a time, two
+        ``busy`` while a command runs; ``done`` pulses with the ``verdict`` when it ends.
+        ``CONFLICT`` is never given: one tile at a time, two
         disagreeing forced tiles show as a cell with three edges of one colour (``DEAD``).
         ``PLY`` beyond ``plies`` is refused with ``OVERFLOW``.
     white_loop, black_loop, white_line, black_line : Out(1)
         What the last legal turn completed (both colours may).
     tiles : Out(range(C * R + 1))
         Tiles placed by the last turn (the move and its forced plays; 0 if illegal).
-    empty, box_x, box_y, box_w, box_h, overflow :
-        As for :class:`~.board.Board`.
+    box : Out(box_signature(C, R))
+        The box of the tiles in play (``empty``: none).
+    overflow : Out(1)
+        Sticky until ``NEW_GAME``: a turn was refused because its box and ring outgrew the
+        torus.
     ply : Out(range(plies + 1))
         Plies stacked.
     cursor : In(cursor_layout)
         Where ``CANDIDATE``, ``NEXT`` and ``UNDO_NEXT`` start.
-    play, skip_valid, skip_x, skip_y, skip_symbol : In(...)
+    play, skip_valid, skip : In(...)
         For ``NEXT`` and ``UNDO_NEXT``: play the candidate found; a move to pass over.
     proceed : In(1)
         For ``UNDO_NEXT``: go on to ``NEXT`` (else stop as ``UNDO`` does). ``UNDO_NEXT`` takes
         ``proceed`` when its ply is taken back, not when it starts, so it may be settled in the
         clocks after the command (its ``cursor``, ``play`` and skip move come with it).
     found : Out(1)
-        After ``CANDIDATE``: a candidate was found, at ``cand_x``, ``cand_y`` with
-        ``cand_symbol``; ``next_cursor`` is the place just after it.
+        After ``CANDIDATE``: a candidate was found, ``cand`` (a :func:`move_signature`);
+        ``next_cursor`` is the place just after it.
     frontier_len : Out(range(C * R + 1))
         Entries in the frontier list.
     white_attacks, black_attacks, white_near, black_near : Out(8)
@@ -381,38 +433,21 @@ class TrackBoard(wiring.Component):
         c, r = columns, rows
         super().__init__(
             {
-                "start": In(1),
-                "op": In(TrackOp),
-                "x": In(range(c)),
-                "y": In(range(r)),
-                "symbol": In(Symbol),
-                "outside": In(1),
-                "busy": Out(1),
-                "done": Out(1),
-                "verdict": Out(Verdict),
+                **game_port_signature(c, r).members,
                 "white_loop": Out(1),
                 "black_loop": Out(1),
                 "white_line": Out(1),
                 "black_line": Out(1),
                 "tiles": Out(range(c * r + 1)),
-                "empty": Out(1, init=1),
-                "box_x": Out(range(c)),
-                "box_y": Out(range(r)),
-                "box_w": Out(range(c + 1)),
-                "box_h": Out(range(r + 1)),
                 "overflow": Out(1),
                 "ply": Out(range(plies + 1)),
                 "cursor": In(cursor_layout(c, r)),
                 "play": In(1),
                 "proceed": In(1),
                 "skip_valid": In(1),
-                "skip_x": In(range(c)),
-                "skip_y": In(range(r)),
-                "skip_symbol": In(Symbol),
+                "skip": In(move_signature(c, r)),
                 "found": Out(1),
-                "cand_x": Out(range(c)),
-                "cand_y": Out(range(r)),
-                "cand_symbol": Out(Symbol),
+                "cand": Out(move_signature(c, r)),
                 "next_cursor": Out(cursor_layout(c, r)),
                 "frontier_len": Out(range(c * r + 1)),
                 "white_attacks": Out(8),
@@ -557,14 +592,14 @@ class TrackBoard(wiring.Component):
         # The tile to place: the move's variant (state MOVE) or the forced tile (state FORCE).
         symbol = Signal(Symbol)
         tile = Signal(4)
-        white_first, black_first, move_tile = placement(m, fit, symbol, self.empty)
+        white_first, black_first, move_tile = placement(m, fit, symbol, self.box.empty)
         forced_tile = Cat(rules["tile"])
 
         # --- the box of the turn and its outer edges -------------------------------------------
-        pend_x = Signal.like(self.box_x)
-        pend_y = Signal.like(self.box_y)
-        pend_w = Signal.like(self.box_w)
-        pend_h = Signal.like(self.box_h)
+        pend_x = Signal.like(self.box.x)
+        pend_y = Signal.like(self.box.y)
+        pend_w = Signal.like(self.box.w)
+        pend_h = Signal.like(self.box.h)
         west = wrap(pend_x - 1, cx)
         east = wrap(pend_x + pend_w - 1, cx)
         north = wrap(pend_y - 1, ry)
@@ -1051,16 +1086,16 @@ class TrackBoard(wiring.Component):
         # The cell a turn starts at: the command's, or (NEXT) the candidate found.
         move_x = Signal(cx)
         move_y = Signal(ry)
-        m.d.comb += [move_x.eq(self.x), move_y.eq(self.y)]
+        m.d.comb += [move_x.eq(self.move.x), move_y.eq(self.move.y)]
         # The box it grows: the board's, or (a candidate played as a ply is taken back) the
         # one being restored in this clock.
-        base_x, base_y = Signal.like(self.box_x), Signal.like(self.box_y)
-        base_w, base_h = Signal.like(self.box_w), Signal.like(self.box_h)
+        base_x, base_y = Signal.like(self.box.x), Signal.like(self.box.y)
+        base_w, base_h = Signal.like(self.box.w), Signal.like(self.box.h)
         m.d.comb += [
-            base_x.eq(self.box_x),
-            base_y.eq(self.box_y),
-            base_w.eq(self.box_w),
-            base_h.eq(self.box_h),
+            base_x.eq(self.box.x),
+            base_y.eq(self.box.y),
+            base_w.eq(self.box.w),
+            base_h.eq(self.box.h),
         ]
         grown_x, grown_w = grow_box(m, move_x, base_x, base_w, c)
         grown_y, grown_h = grow_box(m, move_y, base_y, base_h, r)
@@ -1128,11 +1163,11 @@ class TrackBoard(wiring.Component):
                 marks_wr.addr.eq(self.ply),
                 marks_wr.data.log.eq(turn_mark),
                 marks_wr.data.frontier.eq(turn_f_mark),
-                marks_wr.data.box_x.eq(self.box_x),
-                marks_wr.data.box_y.eq(self.box_y),
-                marks_wr.data.box_w.eq(self.box_w),
-                marks_wr.data.box_h.eq(self.box_h),
-                marks_wr.data.empty.eq(self.empty),
+                marks_wr.data.box_x.eq(self.box.x),
+                marks_wr.data.box_y.eq(self.box.y),
+                marks_wr.data.box_w.eq(self.box.w),
+                marks_wr.data.box_h.eq(self.box.h),
+                marks_wr.data.empty.eq(self.box.empty),
             ]
             m.d.comb += [write_q.eq(1), q_tile.eq(tile_value)]
             m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
@@ -1245,11 +1280,11 @@ class TrackBoard(wiring.Component):
                     m.next = "IDLE"
             with m.Else():
                 m.d.sync += [
-                    self.box_x.eq(last.box_x),
-                    self.box_y.eq(last.box_y),
-                    self.box_w.eq(last.box_w),
-                    self.box_h.eq(last.box_h),
-                    self.empty.eq(last.empty),
+                    self.box.x.eq(last.box_x),
+                    self.box.y.eq(last.box_y),
+                    self.box.w.eq(last.box_w),
+                    self.box.h.eq(last.box_h),
+                    self.box.empty.eq(last.empty),
                 ]
                 m.d.comb += ply_next.eq(self.ply - 1)
                 if cached:
@@ -1326,11 +1361,11 @@ class TrackBoard(wiring.Component):
         def end_turn():
             """The turn is legal and complete: its box becomes the board's, a ply is stacked."""
             m.d.sync += [
-                self.box_x.eq(pend_x),
-                self.box_y.eq(pend_y),
-                self.box_w.eq(pend_w),
-                self.box_h.eq(pend_h),
-                self.empty.eq(0),
+                self.box.x.eq(pend_x),
+                self.box.y.eq(pend_y),
+                self.box.w.eq(pend_w),
+                self.box.h.eq(pend_h),
+                self.box.empty.eq(0),
             ]
             if not self.plain_undo:  # (else an UNDO always reads the ply's last tile from the log)
                 m.d.sync += [
@@ -1363,7 +1398,7 @@ class TrackBoard(wiring.Component):
                         n_cursor.eq(self.cursor),
                         n_play.eq(self.play & (self.op != TrackOp.CANDIDATE)),
                         n_skip_valid.eq(self.skip_valid & (self.op != TrackOp.CANDIDATE)),
-                        n_skip.eq(Cat(self.skip_x, self.skip_y, self.skip_symbol)),
+                        n_skip.eq(Cat(self.skip.x, self.skip.y, self.skip.symbol)),
                     ]
                     with m.If(self.op != TrackOp.CANDIDATE):
                         m.d.sync += top_known.eq(0)
@@ -1377,12 +1412,12 @@ class TrackBoard(wiring.Component):
                         with m.Case(TrackOp.NEW_GAME):
                             m.d.sync += [
                                 clear_addr.eq(0),
-                                self.empty.eq(1),
+                                self.box.empty.eq(1),
                                 self.overflow.eq(0),
-                                self.box_x.eq(0),
-                                self.box_y.eq(0),
-                                self.box_w.eq(0),
-                                self.box_h.eq(0),
+                                self.box.x.eq(0),
+                                self.box.y.eq(0),
+                                self.box.w.eq(0),
+                                self.box.h.eq(0),
                                 log_sp.eq(0),
                                 f_len.eq(0),
                                 self.white_attacks.eq(0),
@@ -1393,17 +1428,17 @@ class TrackBoard(wiring.Component):
                             m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
-                            begin_turn(self.symbol, self.op == TrackOp.PLY)
+                            begin_turn(self.move.symbol, self.op == TrackOp.PLY)
                             with m.If((self.op == TrackOp.PLY) & (self.ply == self.plies)):
                                 finish(Verdict.OVERFLOW)
-                            with m.Elif(self.empty):
+                            with m.Elif(self.box.empty):
                                 first_ok = (
                                     ~self.outside
-                                    & (self.x == 0)
-                                    & (self.y == 0)
+                                    & (self.move.x == 0)
+                                    & (self.move.y == 0)
                                     & (
-                                        (self.symbol == Symbol.CROSS)
-                                        | (self.symbol == Symbol.SLASH)
+                                        (self.move.symbol == Symbol.CROSS)
+                                        | (self.move.symbol == Symbol.SLASH)
                                     )
                                 )
                                 with m.If(first_ok):
@@ -1420,7 +1455,7 @@ class TrackBoard(wiring.Component):
                             with m.Elif(self.outside):
                                 finish(Verdict.NOT_ADJACENT)
                             with m.Else():
-                                issue(self.x, self.y)
+                                issue(self.move.x, self.move.y)
                                 m.d.sync += [
                                     pend_x.eq(grown_x),
                                     pend_y.eq(grown_y),
@@ -1487,7 +1522,7 @@ class TrackBoard(wiring.Component):
                 if cached:
                     read_cell_edges(c_x, c_y)  # the cached cell, in case NEXT goes on there
                 may_go_on(f_len, self.ply)  # a refused move
-                with m.If(self.empty):
+                with m.If(self.box.empty):
                     place(move_tile)
                     m.next = "NEIGHBOURS"
                 with m.Elif(record.tile != Tile.EMPTY):
@@ -1739,9 +1774,9 @@ class TrackBoard(wiring.Component):
                 ]
                 m.d.sync += [
                     self.found.eq(1),
-                    self.cand_x.eq(fit_x),
-                    self.cand_y.eq(fit_y),
-                    self.cand_symbol.eq(hit),
+                    self.cand.x.eq(fit_x),
+                    self.cand.y.eq(fit_y),
+                    self.cand.symbol.eq(hit),
                     self.next_cursor.eq(after),
                     n_cursor.eq(after),
                 ]

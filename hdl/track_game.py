@@ -14,10 +14,10 @@ from amaranth.lib.wiring import In, Out
 
 from .parallel_search import ParallelSearch
 from .protocol import search_signature
-from .track_board import TrackOp, check_torus
+from .track_board import TrackOp, box_eq, check_torus, move_eq, move_layout
 from .track_rules import Command, Outcome, end_turn, rules_signature
 from .track_search import TrackSearch
-from .types import Colour, Symbol, Verdict
+from .types import Colour, Verdict
 
 __all__ = ["TrackGame"]
 
@@ -132,38 +132,27 @@ class TrackGame(wiring.Component):
             search.busy.eq(core.busy),
             search.done.eq(core.done),
             search.found.eq(core.found),
-            search.x.eq(core.x),
-            search.y.eq(core.y),
-            search.symbol.eq(core.symbol),
+            *move_eq(search.move, core.move),
             self.nodes.eq(core.nodes),
             self.cycles.eq(core.cycles),
             self.depth.eq(core.depth),
             self.overflow.eq(core.overflow),
-            rules.box_x.eq(core.game.box_x),
-            rules.box_y.eq(core.game.box_y),
-            rules.box_w.eq(core.game.box_w),
-            rules.box_h.eq(core.game.box_h),
-            rules.empty.eq(core.game.empty),
+            *box_eq(rules.box, core.game.box),
         ]
 
         # The rules' side: a command waits while the search (or its unwinding) holds the board.
         pending = Signal()
         command = Signal(Command)
-        x, y = Signal.like(rules.x), Signal.like(rules.y)
-        symbol = Signal(Symbol)
+        move = Signal(move_layout(self.columns, self.rows))
         with m.If(rules.cmd_valid):
             m.d.sync += [
                 pending.eq(1),
                 rules.busy.eq(1),
                 command.eq(rules.cmd),
-                x.eq(rules.x),
-                y.eq(rules.y),
-                symbol.eq(rules.symbol),
+                *move_eq(move, rules.move),
             ]
         m.d.comb += [
-            core.game.x.eq(x),
-            core.game.y.eq(y),
-            core.game.symbol.eq(symbol),
+            *move_eq(core.game.move, move),
             core.game.op.eq(Mux(command == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
         ]
 

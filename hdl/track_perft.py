@@ -18,6 +18,7 @@ from .track_board import (
     game_port_answers,
     game_port_commands,
     game_port_signature,
+    move_eq,
     move_layout,
 )
 from .types import Verdict
@@ -105,9 +106,7 @@ class TrackPerft(wiring.Component):
             m.d.comb += [
                 board.start.eq(go),
                 board.op.eq(op),
-                board.x.eq(move.x),
-                board.y.eq(move.y),
-                board.symbol.eq(move.symbol),
+                *move_eq(board.move, move),
                 board.cursor.eq(cursor_here),
             ]
         with m.Else():
@@ -143,11 +142,7 @@ class TrackPerft(wiring.Component):
                 with m.If(board.done):
                     with m.If(board.found):
                         set_cursor(board.next_cursor)
-                        m.d.sync += [
-                            move.x.eq(board.cand_x),
-                            move.y.eq(board.cand_y),
-                            move.symbol.eq(board.cand_symbol),
-                        ]
+                        m.d.sync += move_eq(move, board.cand)
                         command(TrackOp.PLY)
                         m.next = "PLAY"
                     with m.Elif(board.ply == 0):

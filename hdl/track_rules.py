@@ -9,8 +9,16 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import enum, wiring
 from amaranth.lib.wiring import In, Out
 
-from .track_board import TrackBoard, TrackOp, check_torus
-from .types import Colour, Symbol, Tile, Verdict
+from .track_board import (
+    TrackBoard,
+    TrackOp,
+    box_eq,
+    box_signature,
+    check_torus,
+    move_eq,
+    move_signature,
+)
+from .types import Colour, Tile, Verdict
 
 __all__ = ["Command", "Outcome", "TrackRules", "end_turn", "rules_signature"]
 
@@ -39,25 +47,20 @@ class Outcome(enum.Enum, shape=3):
 
 def rules_signature(columns: int, rows: int) -> wiring.Signature:
     """The rules of a game as the protocol engine drives them, on a C x R torus: a command
-    (``NEW_GAME``, or ``PLAY`` of ``symbol`` at cell (``x``, ``y``)) held by ``cmd_valid`` until
-    ``busy``; ``done`` pulses with the ``verdict`` and the ``outcome``; the box of the tiles in
-    play. :class:`TrackRules` and :class:`~.track_game.TrackGame` answer it."""
+    (``NEW_GAME``, or ``PLAY`` of ``move``) held by ``cmd_valid`` until ``busy``; ``done`` pulses
+    with the ``verdict`` and the ``outcome``; the ``box`` of the tiles in play (the
+    :func:`~.track_board.move_signature` and :func:`~.track_board.box_signature` of the board).
+    :class:`TrackRules` and :class:`~.track_game.TrackGame` answer it."""
     return wiring.Signature(
         {
             "cmd_valid": Out(1),
             "cmd": Out(Command),
-            "x": Out(range(columns)),
-            "y": Out(range(rows)),
-            "symbol": Out(Symbol),
+            "move": Out(move_signature(columns, rows)),
             "busy": In(1),
             "done": In(1),
             "verdict": In(Verdict),
             "outcome": In(Outcome),
-            "box_x": In(range(columns)),
-            "box_y": In(range(rows)),
-            "box_w": In(range(columns + 1)),
-            "box_h": In(range(rows + 1)),
-            "empty": In(1),
+            "box": In(box_signature(columns, rows)),
         }
     )
 
@@ -90,7 +93,7 @@ class TrackRules(wiring.Component):
     """The rules of Trax on a C x R torus in block RAM, one command at a time.
 
     On ``rules``: ``cmd_valid`` with ``cmd`` = ``NEW_GAME`` empties the board (white to move);
-    with ``PLAY`` plays ``symbol`` at torus cell (``x``, ``y``). When ``done`` pulses,
+    with ``PLAY`` plays ``move`` (a symbol at a torus cell). When ``done`` pulses,
     ``verdict`` says whether the move was legal (``OVERFLOW``: not judged, the box plus its ring
     would outgrow the torus; the board is unchanged) and ``outcome`` how the game stands; a move
     after a win is ``GAME_OVER``. If a turn completes a loop or line of both colours, the mover
@@ -137,9 +140,7 @@ class TrackRules(wiring.Component):
         m.submodules.board = board = TrackBoard(self.columns, self.rows)
         rules = self.rules
         m.d.comb += [
-            board.x.eq(rules.x),
-            board.y.eq(rules.y),
-            board.symbol.eq(rules.symbol),
+            *move_eq(board.move, rules.move),
             board.outside.eq(self.outside),
             board.op.eq(Mux(rules.cmd == Command.NEW_GAME, TrackOp.NEW_GAME, TrackOp.PLAY)),
             board.peek_x.eq(self.peek_x),
@@ -147,8 +148,7 @@ class TrackRules(wiring.Component):
         ]
         for name in ("overflow", "tiles", "peek_tile"):
             m.d.comb += getattr(self, name).eq(getattr(board, name))
-        for name in ("box_x", "box_y", "box_w", "box_h", "empty"):
-            m.d.comb += getattr(rules, name).eq(getattr(board, name))
+        m.d.comb += box_eq(rules.box, board.box)
 
         playing = Signal()  # the command in progress is PLAY (latched: cmd may change meanwhile)
         m.d.sync += rules.done.eq(0)

@@ -39,7 +39,9 @@ from .track_board import (
     game_port_answers,
     game_port_commands,
     game_port_signature,
+    move_eq,
     move_layout,
+    move_signature,
 )
 from .types import Colour, Symbol, Verdict
 
@@ -77,9 +79,7 @@ def search_members(columns: int, rows: int, *, split: bool = False, pv_plies: in
         "busy": Out(1),
         "done": Out(1),
         "found": Out(1),
-        "x": Out(range(c)),
-        "y": Out(range(r)),
-        "symbol": Out(Symbol),
+        "move": Out(move_signature(c, r)),
         "score": Out(signed_score()),
         "depth": Out(8),
         "nodes": Out(32),
@@ -162,8 +162,11 @@ class TrackSearch(wiring.Component):
     turn : In(Colour)
     budget, cycle_budget : In(32)
         The most nodes and clocks to search.
-    busy, done, found, x, y, symbol, score, depth, nodes, cycles : Out(...)
-        As for :class:`~.search.Search`: the chosen move (torus cell and symbol) and its figures.
+    busy, done, found, move, score, depth, nodes, cycles : Out(...)
+        ``busy`` while searching; ``done`` pulses when it ends, with ``found`` (a legal move
+        was found), the chosen ``move`` (a :func:`~.track_board.move_signature`), its
+        ``score``, the deepest iteration completed (``depth``), the nodes searched and the
+        clocks taken.
     abort : In(1)
         Pulse while busy: give up the search. The board finishes the command in hand and the
         search takes back its plies; ``busy`` falls when the board is at the game's position
@@ -348,7 +351,7 @@ class TrackSearch(wiring.Component):
             first_valid.eq(Mux(ply == 0, have_result, killer_valid_here)),
         ]
         candidate = Signal(moves_shape)
-        m.d.comb += candidate.eq(Cat(board.cand_x, board.cand_y, board.cand_symbol))
+        m.d.comb += candidate.eq(Cat(board.cand.x, board.cand.y, board.cand.symbol))
 
         # The board: the game port while idle, the search's commands while searching.
         op = Signal(TrackOp)
@@ -377,16 +380,12 @@ class TrackSearch(wiring.Component):
             m.d.comb += [
                 board.start.eq(go | now),
                 board.op.eq(Mux(now, now_op, op)),
-                board.x.eq(term_move.x),
-                board.y.eq(term_move.y),
-                board.symbol.eq(term_move.symbol),
+                *move_eq(board.move, term_move),
                 board.cursor.eq(term_cursor),
                 board.play.eq(term_play),
                 board.proceed.eq(term_proceed),
                 board.skip_valid.eq(term_skip_valid),
-                board.skip_x.eq(term_skip.x),
-                board.skip_y.eq(term_skip.y),
-                board.skip_symbol.eq(term_skip.symbol),
+                *move_eq(board.skip, term_skip),
             ]
         with m.Else():
             game_port_commands(m, board, self.game)
@@ -695,12 +694,12 @@ class TrackSearch(wiring.Component):
                         self.depth.eq(0),
                         in_split.eq(0),
                     ]
-                    with m.If(board.empty):
+                    with m.If(board.box.empty):
                         m.d.sync += [
                             self.found.eq(1),
-                            self.x.eq(0),
-                            self.y.eq(0),
-                            self.symbol.eq(Symbol.CROSS),
+                            self.move.x.eq(0),
+                            self.move.y.eq(0),
+                            self.move.symbol.eq(Symbol.CROSS),
                             self.score.eq(0),
                             self.busy.eq(0),
                             self.done.eq(1),
@@ -870,9 +869,7 @@ class TrackSearch(wiring.Component):
                 m.d.sync += [
                     searching.eq(0),
                     self.found.eq(have_result),
-                    self.x.eq(result.x),
-                    self.y.eq(result.y),
-                    self.symbol.eq(result.symbol),
+                    *move_eq(self.move, result),
                     self.score.eq(result_score),
                     self.busy.eq(0),
                     self.done.eq(1),

@@ -55,9 +55,9 @@ class RtlPerft:
 
     def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
         sim = self.sim
-        for name, value in (("game__op", op.value), ("game__x", x), ("game__y", y)):
+        for name, value in (("game__op", op.value), ("game__move__x", x), ("game__move__y", y)):
             sim.set(name, value)
-        sim.set("game__symbol", symbol.value)
+        sim.set("game__move__symbol", symbol.value)
         sim.set("game__outside", int(outside))
         sim.set("game__start", 1)
         sim.tick()
@@ -71,10 +71,9 @@ class RtlPerft:
         for text in moves:
             move = Move.parse(text) if isinstance(text, str) else text
             box = None
-            if not self.sim.get("game__empty"):
-                box = tuple(
-                    self.sim.get_many(["game__box_x", "game__box_y", "game__box_w", "game__box_h"])
-                )
+            if not self.sim.get("game__box__empty"):
+                names = ["game__box__x", "game__box__y", "game__box__w", "game__box__h"]
+                box = tuple(self.sim.get_many(names))
             x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
             verdict = self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
             if verdict is Verdict.OVERFLOW:
@@ -88,7 +87,7 @@ class RtlPerft:
         if not 1 <= depth <= self.max_depth:
             raise TraxError(f"the simulated perft unit counts depths 1 to {self.max_depth}")
         sim = self.sim
-        if sim.get("game__empty"):
+        if sim.get("game__box__empty"):
             raise TraxError("the gateware counts from a position with at least one tile")
         sim.set("depth", depth)
         sim.set("start", 1)

@@ -80,9 +80,9 @@ class SearchDouble(wiring.Component):
                     search.busy.eq(0),
                     search.done.eq(1),
                     search.found.eq(self.answer_found),
-                    search.x.eq(self.answer_x),
-                    search.y.eq(self.answer_y),
-                    search.symbol.eq(self.answer_symbol),
+                    search.move.x.eq(self.answer_x),
+                    search.move.y.eq(self.answer_y),
+                    search.move.symbol.eq(self.answer_symbol),
                     self.nodes.eq(1),
                 ]
         return m

@@ -229,9 +229,9 @@ class RtlRules:
     ):
         backend = self.backend
         backend.set("rules__cmd", command.value)
-        backend.set("rules__x", x)
-        backend.set("rules__y", y)
-        backend.set("rules__symbol", symbol.value)
+        backend.set("rules__move__x", x)
+        backend.set("rules__move__y", y)
+        backend.set("rules__move__symbol", symbol.value)
         backend.set("outside", int(outside))
         backend.set("rules__cmd_valid", 1)
         backend.tick()
@@ -283,10 +283,9 @@ class RtlRules:
     @property
     def box(self) -> tuple[int, int, int, int] | None:
         """(x, y, w, h) of the box in torus cells, or None when the board is empty."""
-        if self.backend.get("rules__empty"):
+        if self.backend.get("rules__box__empty"):
             return None
-        get = self.backend.get
-        return get("rules__box_x"), get("rules__box_y"), get("rules__box_w"), get("rules__box_h")
+        return tuple(self.backend.get(f"rules__box__{name}") for name in "xywh")
 
     @property
     def outcome(self) -> Outcome:

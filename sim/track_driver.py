@@ -105,7 +105,7 @@ class TrackBoardSim:
 
     def play_cell(self, x: int, y: int, symbol: Symbol, *, ply=False, outside=False) -> Turn:
         op = TrackOp.PLY if ply else TrackOp.PLAY
-        cycles = self._run(op, x=x, y=y, symbol=symbol.value, outside=outside)
+        cycles = self._run(op, move__x=x, move__y=y, move__symbol=symbol.value, outside=outside)
         verdict, tiles, *wins = self._get(
             "verdict", "tiles", "white_loop", "white_line", "black_loop", "black_line"
         )
@@ -129,7 +129,7 @@ class TrackBoardSim:
         """The first candidate at or after (index, symbol)."""
         self._run(TrackOp.CANDIDATE, cursor=index | symbol << self._index_bits)
         found, x, y, s, cursor = self._get(
-            "found", "cand_x", "cand_y", "cand_symbol", "next_cursor"
+            "found", "cand__x", "cand__y", "cand__symbol", "next_cursor"
         )
         if not found:
             return None
@@ -155,12 +155,12 @@ class TrackBoardSim:
             play=play,
             proceed=undo,
             skip_valid=skip is not None,
-            skip_x=skip_x,
-            skip_y=skip_y,
-            skip_symbol=skip_symbol.value,
+            skip__x=skip_x,
+            skip__y=skip_y,
+            skip__symbol=skip_symbol.value,
         )
         found, x, y, s, cursor = self._get(
-            "found", "cand_x", "cand_y", "cand_symbol", "next_cursor"
+            "found", "cand__x", "cand__y", "cand__symbol", "next_cursor"
         )
         if not found:
             return None
@@ -189,9 +189,9 @@ class TrackBoardSim:
 
     @property
     def box(self) -> tuple[int, int, int, int] | None:
-        if self.backend.get("empty"):
+        if self.backend.get("box__empty"):
             return None
-        return tuple(self._get("box_x", "box_y", "box_w", "box_h"))
+        return tuple(self._get("box__x", "box__y", "box__w", "box__h"))
 
     @property
     def ply(self) -> int:
@@ -305,9 +305,9 @@ class TrackSearchSim:
 
     def _game(self, op: TrackOp, x=0, y=0, symbol=Symbol.CROSS, outside=False) -> Verdict:
         backend = self.backend
-        for name, value in (("game__op", op.value), ("game__x", x), ("game__y", y)):
+        for name, value in (("game__op", op.value), ("game__move__x", x), ("game__move__y", y)):
             backend.set(name, value)
-        backend.set("game__symbol", symbol.value)
+        backend.set("game__move__symbol", symbol.value)
         backend.set("game__outside", int(outside))
         backend.set("game__start", 1)
         backend.tick()
@@ -323,8 +323,8 @@ class TrackSearchSim:
         if isinstance(move, str):
             move = Move.parse(move)
         box = None
-        if not self.backend.get("game__empty"):
-            names = ("game__box_x", "game__box_y", "game__box_w", "game__box_h")
+        if not self.backend.get("game__box__empty"):
+            names = ("game__box__x", "game__box__y", "game__box__w", "game__box__h")
             box = tuple(self.backend.get(n) for n in names)
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
         return self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
@@ -347,7 +347,7 @@ class TrackSearchSim:
         backend.tick()
         backend.set("start", 0)
         self._wait("done")
-        names = ("found", "x", "y", "symbol", "score", "depth", "nodes", "cycles")
+        names = ("found", "move__x", "move__y", "move__symbol", "score", "depth", "nodes", "cycles")
         get_many = getattr(backend, "get_many", None)
         values = dict(
             zip(names, get_many(names) if get_many else map(backend.get, names), strict=True)
@@ -358,9 +358,9 @@ class TrackSearchSim:
             score -= 1 << bits
         return SearchResult(
             found=bool(values["found"]),
-            x=values["x"],
-            y=values["y"],
-            symbol=Symbol(values["symbol"]),
+            x=values["move__x"],
+            y=values["move__y"],
+            symbol=Symbol(values["move__symbol"]),
             score=score,
             depth=values["depth"],
             nodes=values["nodes"],
