@@ -238,8 +238,18 @@ def test_ecp5_pll_dividers_within_the_parts_ranges():
         assert 3.125e6 <= pfd <= 400e6
         assert got.hz == pytest.approx(pfd * got.clkfb_div)
         assert 400e6 <= got.hz * got.clkop_div <= 800e6
-    near = ecp5_pll_dividers(25e6, 28e6)  # 28 MHz cannot be made exactly from 25 MHz
-    assert near.hz != 28e6 and abs(near.hz - 28e6) < 0.28e6
+        assert got.clkos_div is None  # CLKOP makes these exactly
+    for mhz in (24, 26, 26.5, 27, 28):  # not CLKOP's (25 x CLKFB_DIV / CLKI_DIV): CLKOS's
+        got = ecp5_pll_dividers(25e6, mhz * 1e6)
+        assert got.hz == pytest.approx(mhz * 1e6)
+        pfd = 25e6 / got.clki_div
+        assert 3.125e6 <= pfd <= 400e6
+        assert 3.125e6 <= pfd * got.clkfb_div <= 400e6  # CLKOP, the feedback
+        vco = pfd * got.clkfb_div * got.clkop_div
+        assert 400e6 <= vco <= 800e6 and got.vco_hz == pytest.approx(vco)
+        assert got.clkos_div is not None and got.hz == pytest.approx(vco / got.clkos_div)
+    near = ecp5_pll_dividers(25e6, 28.3e6)  # 28.3 MHz cannot be made exactly from 25 MHz
+    assert near.hz != 28.3e6 and abs(near.hz - 28.3e6) < 0.283e6
     with pytest.raises(ValueError, match="no ECP5 PLL setting"):
         ecp5_pll_dividers(25e6, 1e9)
 
@@ -255,9 +265,14 @@ def test_a_pll_clocks_the_design_where_the_board_file_asks(tmp_path, capsys):
     assert "parameter \\CLKFB_DIV 6" in netlist and "parameter \\CLKI_DIV 5" in netlist
     constraints = (tmp_path / "pll" / "top.lpf").read_text()
     assert 'FREQUENCY PORT "clk25_0__io" 25000000.0 HZ' in constraints
+    assert "CLKOS" not in netlist.split("cell \\EHXPLLL")[1].split("end")[0]
+    assert main([*argv[:-1], "27", "--build-dir", str(tmp_path / "clkos")]) == 0
+    pll = (tmp_path / "clkos" / "top.il").read_text().split("cell \\EHXPLLL")[1].split("end")[0]
+    assert "parameter \\CLKOS_DIV 25" in pll and "parameter \\CLKOP_DIV 27" in pll
+    assert "connect \\CLKOS " in pll  # the design's clock: 675 MHz / 25
     capsys.readouterr()
-    assert main([*argv[:-1], "28", "--build-dir", str(tmp_path / "inexact")]) == 1
-    assert "makes 28.1250 MHz, not 28" in capsys.readouterr().err
+    assert main([*argv[:-1], "28.3", "--build-dir", str(tmp_path / "inexact")]) == 1
+    assert "makes 28.2967 MHz, not 28.3" in capsys.readouterr().err
     icebreaker = ["icebreaker", "--top", "track", "--torus", "8", "--plan-only", "--clock", "20"]
     assert main([*icebreaker, "--build-dir", str(tmp_path / "ice")]) == 1
     assert "only made on the ECP5" in capsys.readouterr().err
