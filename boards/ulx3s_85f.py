@@ -3,11 +3,13 @@
 =================  ==========================================================================
 player             the complete player with 8 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), iterations up
-                   to 8 plies (built at commit 882ced6: 74676 of 83640 LUTs, 89%; 10606 FFs;
-                   152 of 208 DP16KD; 27.8 MHz routed against the 25 MHz clock; 2583 s with
-                   the tests running. With the recursive PV split to ply 4 (``pv_plies``, at
-                   commit f752fbc): 82098 LUTs, 98%; 11616 FFs; 24.3 MHz routed, FAILING the
-                   25 MHz clock (3960 s, with other jobs running), so it is not used here. With
+                   to 8 plies, the previous best's line split down to ply 4 (``pv_plies``;
+                   built at commit 55bc8ac: 80892 of 83640 LUTs, 97%; 11617 FFs; 152 of 208
+                   DP16KD; 26.0 MHz routed against the 25 MHz clock; 3980 s with other jobs
+                   running; 0.601 nodes per clock. At f752fbc, before the engines' abort was
+                   registered: 82098 LUTs, 24.3 MHz, FAILING the clock). Split at ply 1 only
+                   (commit 882ced6): 74676 LUTs, 89%; 10606 FFs; 27.8 MHz routed; 2583 s with
+                   the tests running; 0.559 nodes per clock. With
                    6 plies at commit 84773ec: 74087 LUTs; 10565 FFs;
                    152 of 208 DP16KD; 28.5 MHz routed against the 25 MHz clock; 1982 s with
                    other jobs running; 0.526 nodes per clock. It failed the clock before the
@@ -66,6 +68,6 @@ BOARD = BoardSpec(
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
     # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md).
-    # The recursive PV split (pv_plies 4) fails the 25 MHz clock with 8 engines: see above.
-    player_options={"search_options": {"engines": 8, "max_depth": 8}},
+    # The recursive PV split to ply 4: depth 5 1.12x and depth 6 1.07x sooner than ply 1's.
+    player_options={"search_options": {"engines": 8, "max_depth": 8, "pv_plies": 4}},
 )

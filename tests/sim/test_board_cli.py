@@ -35,9 +35,11 @@ def test_sim_is_the_real_boards_player_by_default():
     assert simulated.config_from(args) == simulated.real_board_config()
     args = cli.build_parser().parse_args(["sim", "--torus", "16", "--search", "max_depth=3"])
     config = simulated.config_from(args)
-    assert (config.window, config.search_options) == (16, (("engines", 8), ("max_depth", 3)))
+    search = (("engines", 8), ("max_depth", 3), ("pv_plies", 4))
+    assert (config.window, config.search_options) == (16, search)
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
-    assert dict(simulated.config_from(args).search_options) == {"engines": 1, "max_depth": 8}
+    one = {"engines": 1, "max_depth": 8, "pv_plies": 4}  # (one engine splits nothing)
+    assert dict(simulated.config_from(args).search_options) == one
 
 
 def test_sim_on_stdin_and_stdout(built):
