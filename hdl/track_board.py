@@ -181,8 +181,8 @@ def port_members(port, flow) -> list:
 
 
 def game_port_answers(m: Module, port, board) -> None:
-    """Drive the game port ``port``'s outputs from ``board`` (a :class:`TrackBoard`, or a block
-    with a game port of the same size)."""
+    """Drive the game port ``port``'s outputs from ``board`` (a :class:`TrackBoard`, or another
+    game port of the same size)."""
     m.d.comb += [value.eq(member_at(board, path)) for path, value in port_members(port, Out)]
 
 
