@@ -25,6 +25,9 @@ Choices the contract leaves to the model:
   engine's is, then takes the largest best of all as that node's score. With ``pv_plies``
   above 1 the line is split further down (the recursive PV split, :meth:`_Engine.split_share`),
   and every engine starts the iteration with engine 0's killers of the plies that may be split.
+- *Helpers* (``helpers``, docs/parallel.md): an engine whose root moves ran out helps a root
+  move another engine is still searching (:class:`_HelpNode`): the open one whose root move
+  was taken first.
 - *The first legal root move* of the result when the first iteration completes no root move is
   ordinal 0, which engine 0 plays first.
 
@@ -95,18 +98,59 @@ class _SplitNode:
         return max(self.best)
 
 
+class _Cut(Exception):  # noqa: N818 - control flow, not an error
+    """The help node an engine is searching under was cut off: give up the reply in hand."""
+
+
+class _HelpNode:
+    """A root move being searched by its owner, whose replies (the node at ply 1) go by ticket
+    to the owner and its helpers. The window there is (the largest best of its participants,
+    ``beta``); a reply scoring ``beta`` or more cuts the node off. It is *open* to helpers once
+    reply ordinal 0 is done (young brothers wait) while it is neither cut off nor out of
+    replies."""
+
+    def __init__(self, owner: int, move: tuple, beta: int) -> None:
+        self.owner, self.move, self.beta = owner, move, beta
+        self.tickets = 0
+        self.best = -INFINITY
+        self.completed: set[int] = set()
+        self.cut = False
+        self.exhausted = False
+        self.helpers = 0  # helpers in the node now
+
+    def ticket(self) -> int:
+        self.tickets += 1
+        return self.tickets - 1
+
+    def open(self) -> bool:
+        return 0 in self.completed and not self.cut and not self.exhausted
+
+
 class _Iteration:
     """What the engines share in one iteration: the ticket counter, their root bests, the
     ordinals completed, and ordinal 0's move once it was played; and the split nodes (the
     nodes of the previous best's line below it, plies 1 to ``deepest``)."""
 
-    def __init__(self, engines: int, split: bool, deepest: int = 1) -> None:
+    def __init__(self, engines: int, split: bool, deepest: int = 1, helpers: bool = False):
+        self.helpers = helpers
         self.tickets = 1 if split else 0  # with the split, every engine plays ordinal 0
         self.best = [_Best() for _ in range(engines)]
         self.completed: set[int] = set()
         self.first: tuple | None = None
         self.deepest = deepest
         self.split_nodes: dict[int, _SplitNode] = {}
+        self.help_nodes: list[_HelpNode] = []  # the root moves searched, in ticket order
+        self.idle: set[int] = set()  # the engines whose root moves ran out
+
+    def helped(self) -> _HelpNode | None:
+        """The node for an idle engine to help, if any: the open one whose root move was taken
+        first (the lowest ticket: searched the longest, so likely the largest)."""
+        return next((n for n in self.help_nodes if n.open()), None)
+
+    def over(self) -> bool:
+        """Every engine is idle (its root moves ran out, and it helps none): no root move is
+        searched any more."""
+        return len(self.idle) == len(self.best)
 
     def split_node(self, ply: int) -> _SplitNode:
         """The split node at ``ply`` (1 to ``deepest``)."""
@@ -137,8 +181,9 @@ class _Engine(_Searcher):
     def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[bool]:
         """Engine ``number``'s part of the iteration of ``depth``: with ``first`` (the previous
         best's key, ordinal 0) its share of the PV split, then take tickets and search their
-        root moves until its root moves run out. Yields True after each node it plays, False
-        while it waits. Raises ``_Stop`` when its budget is spent."""
+        root moves until its root moves run out; with helpers, then help the root moves still
+        searched until none is. Yields True after each node it plays, False while it waits.
+        Raises ``_Stop`` when its budget is spent."""
         roots = iter(self.moves(first=first))
         ordinal = 0  # of the next legal root move
         if first is not None:  # the PV split: every engine plays the previous best itself
@@ -150,7 +195,7 @@ class _Engine(_Searcher):
                 yield False  # the young brothers wait for the previous best's score
             taken = self.take(roots, ordinal, ticket)
             if taken is None:
-                return  # the root moves ran out before the ticket
+                break  # the root moves ran out before the ticket
             move, turn, ordinal = taken
             if ticket == 0:
                 shared.first = move
@@ -160,12 +205,82 @@ class _Engine(_Searcher):
                 value = self.leaf(turn, 0, depth)
                 exact = value is not None
                 if not exact:
-                    value = -(yield from self.negamax_steps(1, depth, -INFINITY, -alpha))
+                    if shared.helpers:
+                        value = -(yield from self.owned(number, shared, move, depth, alpha))
+                    else:
+                        value = -(yield from self.negamax_steps(1, depth, -INFINITY, -alpha))
                     exact = value > alpha
             finally:
                 self.pop()
             shared.best[number].offer(value, move, exact)
             shared.completed.add(ticket)
+        if shared.helpers:
+            yield from self.help(number, shared, depth)
+
+    def owned(self, number: int, shared: _Iteration, move: tuple, depth: int, alpha: int):
+        """The value of the node below root move ``move`` (the board is at it; the window
+        (-INFINITY, -alpha)), its replies shared with helpers: this engine's share, then
+        (waiting for its helpers to leave) the largest best of all, 0 when it has no reply."""
+        node = _HelpNode(number, move, -alpha)
+        shared.help_nodes.append(node)
+        yield from self.replies(node, depth)
+        while node.helpers:
+            yield False  # the helpers' replies
+        shared.help_nodes.remove(node)
+        return node.best if node.best > -INFINITY else 0
+
+    def help(self, number: int, shared: _Iteration, depth: int):
+        """Help the root moves still searched (:meth:`_Iteration.helped`): play the node's root
+        move (a node), take its replies by ticket, take the move back; until every engine is
+        idle."""
+        while True:
+            node = shared.helped()
+            if node is None:
+                shared.idle.add(number)
+                if shared.over():
+                    return
+                yield False  # nothing to help now
+                continue
+            shared.idle.discard(number)
+            node.helpers += 1
+            try:
+                self.play(*node.move[1:])  # legal: a root move of this very position
+                yield True
+                try:
+                    yield from self.replies(node, depth)
+                finally:
+                    self.pop()
+            finally:
+                node.helpers -= 1
+
+    def replies(self, node: _HelpNode, depth: int):
+        """The replies of ``node`` (the board is at it, ply 1) by ticket, each searched with the
+        node's window as it stands, until they run out or the node is cut off (then the reply
+        in hand is given up)."""
+        moves = iter(self.candidates(1))
+        ordinal = 0
+        while not node.cut:
+            ticket = node.ticket()
+            taken = self.take(moves, ordinal, ticket)
+            if taken is None:
+                node.exhausted = True
+                return
+            (key, _, _), turn, ordinal = taken
+            alpha = node.best
+            yield True
+            try:
+                v = self.leaf(turn, 1, depth)
+                if v is None:
+                    v = -(yield from self.negamax_steps(2, depth, -node.beta, -alpha, node))
+            except _Cut:
+                return
+            finally:
+                self.pop()
+            node.best = max(node.best, v)
+            node.completed.add(ticket)
+            if v >= node.beta:
+                self.killers[1] = key
+                node.cut = True
 
     def take(self, moves: Iterator[tuple], ordinal: int, ticket: int):
         """Walk ``moves`` (a node's candidates, the next of legal ordinal ``ordinal``) to the
@@ -255,8 +370,11 @@ class _Engine(_Searcher):
             node.best[number] = max(node.best[number], value)
             node.completed.add(ticket)
 
-    def negamax_steps(self, ply: int, depth: int, alpha: int, beta: int) -> Iterator[bool]:
-        """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value."""
+    def negamax_steps(
+        self, ply: int, depth: int, alpha: int, beta: int, node: _HelpNode | None = None
+    ) -> Iterator[bool]:
+        """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value.
+        Under a help ``node``, raises ``_Cut`` after a node once that one is cut off."""
         best = -INFINITY
         for key, cell, symbol in self.candidates(ply):
             turn = self.play(cell, symbol)
@@ -264,9 +382,11 @@ class _Engine(_Searcher):
                 continue
             yield True
             try:
+                if node is not None and node.cut:
+                    raise _Cut
                 v = self.leaf(turn, ply, depth)
                 if v is None:
-                    v = -(yield from self.negamax_steps(ply + 1, depth, -beta, -alpha))
+                    v = -(yield from self.negamax_steps(ply + 1, depth, -beta, -alpha, node))
             finally:
                 self.pop()
             if v > best:
@@ -289,12 +409,14 @@ def hw_parallel_search(
     *,
     evaluation: bool = True,
     pv_plies: int = 1,
+    helpers: bool = False,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
     nodes per engine. With ``pv_plies`` above 1, the nodes of the previous best's line are
     split down to that ply, and no deeper than 2 plies above the iteration's horizon: the
-    recursive PV split (the gateware's ``ParallelSearch(pv_plies=...)``)."""
+    recursive PV split (the gateware's ``ParallelSearch(pv_plies=...)``). With ``helpers``, an
+    engine whose root moves ran out helps the root moves still searched (model only so far)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -311,7 +433,7 @@ def hw_parallel_search(
     for depth in range(1, max_depth + 1):
         first = result[0][0] if result else None
         deepest = max(1, min(pv_plies, depth - 2))
-        shared = _Iteration(engines, first is not None, deepest)
+        shared = _Iteration(engines, first is not None, deepest, helpers)
         # Every engine tries engine 0's killers first at the split nodes, so that their ordinals
         # agree: those of every ply that may be split (the gateware's registers).
         if first is not None:

@@ -66,6 +66,7 @@ from __future__ import annotations
 import dataclasses
 
 from .errors import IllegalMoveError
+from .evaluate import DEFAULT_WEIGHTS, evaluate
 from .hweval import MAX_EXTENSIONS, features, score
 from .notation import Move
 from .position import Position, _grow
@@ -73,6 +74,9 @@ from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
 from .trackresearch import TrackTuning, research_features, research_score
+
+#: Research: the software player's evaluation without its line progress.
+NO_LINES = dataclasses.replace(DEFAULT_WEIGHTS, line=(0,) * 7, line_count=0)
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 
@@ -234,6 +238,10 @@ class _Searcher:
             return -self.negamax(ply + 1, depth, -beta, -alpha)
         if tuning.threat_plies and not found.threatened(side):
             return -self.threats(ply + 1, found, tuning.threat_plies, -beta, -alpha)
+        if tuning.software and not found.attacks[side] and found.attacks[side.other] < 2:
+            weights = DEFAULT_WEIGHTS if tuning.software_lines else NO_LINES
+            v = evaluate(self.position, weights) - tuning.attack * found.attacks[side.other]
+            return -max(-tuning.clamp, min(tuning.clamp, v))
         return -research_score(found, side, tuning)
 
     def threats(self, ply: int, found, left: int, alpha: int, beta: int) -> int:

@@ -279,23 +279,31 @@ def midgame_positions(count: int, torus: int, records: pathlib.Path) -> list[Pos
     return found[:count]
 
 
-def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW, pv_plies: int = 1) -> None:
+def parallel(
+    depth: int,
+    count: int = 12,
+    torus: int = HW_WINDOW,
+    pv_plies: int = 1,
+    helpers: bool = False,
+    engine_counts: tuple[int, ...] = (1, 2, 4, 8),
+) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
-    win or loss that ends the deepening before it), for 1, 2, 4 and 8 engines; the speedup is
-    one engine's mean ticks over N engines' mean ticks. ``pv_plies``: as
-    :func:`.hwparallel.hw_parallel_search` (1, the gateware's split)."""
+    win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
+    is the first count's mean ticks over N engines' mean ticks. ``pv_plies`` and ``helpers``:
+    as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split)."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"
         + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
+        + (", idle engines helping the root moves still searched" if helpers else "")
     )
     single = None
-    for engines in (1, 2, 4, 8):
+    for engines in engine_counts:
         ticks, nodes = [], []
         for position in found:
             result = hw_parallel_search(
-                position, torus, torus, 10**9, depth, engines, pv_plies=pv_plies
+                position, torus, torus, 10**9, depth, engines, pv_plies=pv_plies, helpers=helpers
             )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
@@ -304,7 +312,8 @@ def parallel(depth: int, count: int = 12, torus: int = HW_WINDOW, pv_plies: int 
         name = f"parallel split, {engines} engine{'s' if engines > 1 else ''}, depth {depth}"
         figure(f"{name}, ticks", f"{mean:.0f}", "ticks", where)
         figure(f"{name}, nodes", f"{statistics.mean(nodes):.0f}", "nodes (all engines)", where)
-        figure(f"{name}, speedup", f"{single / mean:.2f}", "x one engine's ticks", where)
+        first = engine_counts[0]
+        figure(f"{name}, speedup", f"{single / mean:.2f}", f"x {first} engines' ticks", where)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -332,12 +341,29 @@ def main(argv: list[str] | None = None) -> None:
         help="split the previous best's line to this ply (default 1, the gateware's; more: the "
         "recursive PV split, model only)",
     )
+    split.add_argument(
+        "--helpers",
+        action="store_true",
+        help="engines whose root moves ran out help the root moves still searched (model only)",
+    )
+    split.add_argument(
+        "--engines",
+        default="1,2,4,8",
+        help="engine counts, comma-separated (default 1,2,4,8)",
+    )
     args = parser.parse_args(argv)
     if args.command == "match":
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":
-        parallel(args.depth, args.positions, pv_plies=args.pv_plies)
+        counts = tuple(int(n) for n in args.engines.split(","))
+        parallel(
+            args.depth,
+            args.positions,
+            pv_plies=args.pv_plies,
+            helpers=args.helpers,
+            engine_counts=counts,
+        )
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))
 

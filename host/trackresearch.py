@@ -15,6 +15,12 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
   rows): a track reaching across the box toward a line;
 - ``extensions``: the plies a threatened side may be searched beyond the horizon (the
   gateware's ``MAX_EXTENSIONS``, 1);
+- ``software``: the horizon scored by the software player's evaluation
+  (:func:`.evaluate.evaluate`: loop potential by the targets' distance up to 4 and the ends'
+  directions, line progress against the box, tempo) under the same rules for attacks (+500 own,
+  -500 for two of the opponent's) and clamp: what whole-track knowledge beyond attacks and near
+  tracks is worth at equal nodes; without ``software_lines``, its loop potential and tempo
+  alone (no line progress, which depends on the box and so is not O(1) per track);
 - ``threat_plies``: a threat search at the horizon: the side to move, not threatened, may also
   try the moves at the targets of its near tracks that make an attack (a threat); the opponent
   must then answer with any move, and the threats go on for at most ``threat_plies`` of the
@@ -44,6 +50,8 @@ class TrackTuning:
     long_span: int = 6
     extensions: int = 1
     threat_plies: int = 0
+    software: bool = False
+    software_lines: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,4 +147,6 @@ TUNINGS: dict[str, TrackTuning] = {
     "spec-long": TrackTuning(long=40),
     "spec-ext2": TrackTuning(extensions=2),
     "spec-threat": TrackTuning(threat_plies=2),
+    "sw": TrackTuning(software=True),
+    "sw-loops": TrackTuning(software=True, software_lines=False),
 }

@@ -141,3 +141,50 @@ def test_the_recursive_pv_split_scores_as_the_sequential_search():
                 differs += got.engine_nodes != ply_one.engine_nodes
             checked += 1
     assert checked == 8 and differs >= 3
+
+
+def test_helpers_score_as_the_sequential_search():
+    """``helpers``: engines whose root moves ran out help the root moves still searched (the
+    replies below them by ticket, a cutoff there ending every helper's reply). Every iteration
+    scores as the sequential search and the chosen move has that value; one engine (no one to
+    help) is the sequential search node for node; helping changes the engines' work (the node
+    counts differ from the split without helpers) in most positions."""
+    checked = differs = 0
+    for i, position in enumerate(game_positions(4) + random_positions(4, 240)):
+        depth = 4 if i % 4 == 0 else 3
+        expected = sequential_scores(position, depth)
+        for engines, pv_plies in ((2, 1), (3, 4), (8, 4)):
+            got = hw_parallel_search(
+                position, TORUS, TORUS, BIG, depth, engines, pv_plies=pv_plies, helpers=True
+            )
+            assert got.iterations == expected, (position.turns, engines)
+            assert got.score == expected[-1] and got.depth == len(expected)
+            assert position.is_legal(got.move)
+            assert move_value(position, got.move, got.depth) == got.score
+            assert sum(got.engine_nodes) == got.nodes
+            plain = hw_parallel_search(
+                position, TORUS, TORUS, BIG, depth, engines, pv_plies=pv_plies
+            )
+            differs += got.engine_nodes != plain.engine_nodes
+            checked += 1
+        for budget in (0, 5, 300):
+            alone = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1, helpers=True)
+            assert summary(alone) == summary(
+                hw_search(position, TORUS, TORUS, budget, 4, board="track")
+            )
+            checked += 1
+    assert checked == 48 and differs >= 12
+
+
+def test_helpers_with_tiny_budgets_give_a_move_exactly_when_the_sequential_search_does():
+    checked = 0
+    for position in [*game_positions(2), *random_positions(2, 280)]:
+        for budget in (1, 2, 7, 40, 150):
+            expected = hw_search(position, TORUS, TORUS, budget, 4, board="track")
+            for engines in (3, 8):
+                got = hw_parallel_search(position, TORUS, TORUS, budget, 4, engines, helpers=True)
+                assert (got.move is None) == (expected.move is None), (position.turns, budget)
+                assert got.move is None or position.is_legal(got.move)
+                assert max(got.engine_nodes) <= budget
+                checked += 1
+    assert checked == 40

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.evaluate import DEFAULT_WEIGHTS, evaluate
+from trax_fpga.host.hwsearch import INFINITY, NO_LINES, _Searcher, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.trackeval import track_features
 from trax_fpga.host.trackresearch import TUNINGS, TrackTuning, research_features, research_score
@@ -113,3 +114,28 @@ def test_every_research_variant_plays_legal_moves():
 def test_a_tuning_needs_the_track_board():
     with pytest.raises(ValueError, match="block-RAM board"):
         hw_search(Position.from_moves(["@0/"]), 16, 16, 10, 2, tuning=TrackTuning())
+
+
+def test_the_software_tuning_scores_the_horizon_with_the_software_evaluation():
+    """``software``: at a quiet horizon (no attack of the side to move, at most one of the
+    opponent's) the score is the software player's evaluation less the opponent's attacks,
+    clamped; without ``software_lines``, its line progress is left out."""
+    rng = random.Random(11)
+    checked = differs = 0
+    while checked < 20:
+        position = random_position(rng, rng.randrange(6, 30))
+        if position.outcome is not None:
+            continue
+        found = research_features(position, 64, 64)
+        side = position.turn
+        if found.attacks[side] or found.attacks[side.other] > 1:
+            continue
+        for tuning, weights in ((TUNINGS["sw"], DEFAULT_WEIGHTS), (TUNINGS["sw-loops"], NO_LINES)):
+            searcher = _Searcher(position.copy(), 64, 64, 10**6, True, "track", tuning)
+            value = evaluate(searcher.position, weights) - 150 * found.attacks[side.other]
+            # the move just played (at ply 1 of an iteration of 1: no extension), from its
+            # mover's side: the negation
+            assert searcher.tuned_value(1, 1, -INFINITY, INFINITY) == -max(-400, min(400, value))
+        differs += evaluate(position) != evaluate(position, NO_LINES)
+        checked += 1
+    assert differs >= 3
