@@ -140,7 +140,7 @@ class _Iteration:
         self.deepest = deepest
         self.split_nodes: dict[int, _SplitNode] = {}
         self.help_nodes: list[_HelpNode] = []  # the root moves searched, in ticket order
-        self.idle: set[int] = set()  # the engines whose root moves ran out
+        self.idle: set[int] = set()  # the engines whose root moves ran out, with nothing to help
 
     def helped(self) -> _HelpNode | None:
         """The node for an idle engine to help, if any: the open one whose root move was taken
