@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.engine_area
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 8
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 4 --engines 8 --helpers
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)

@@ -313,7 +313,8 @@ def parallel(
         figure(f"{name}, ticks", f"{mean:.0f}", "ticks", where)
         figure(f"{name}, nodes", f"{statistics.mean(nodes):.0f}", "nodes (all engines)", where)
         first = engine_counts[0]
-        figure(f"{name}, speedup", f"{single / mean:.2f}", f"x {first} engines' ticks", where)
+        of = f"x the ticks of {first} engine{'s' if first > 1 else ''}"
+        figure(f"{name}, speedup", f"{single / mean:.2f}", of, where)
 
 
 def main(argv: list[str] | None = None) -> None:
