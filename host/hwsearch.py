@@ -73,10 +73,7 @@ from .position import Position, _grow
 from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
-from .trackresearch import TrackTuning, research_features, research_score
-
-#: Research: the software player's evaluation without its line progress.
-NO_LINES = dataclasses.replace(DEFAULT_WEIGHTS, line=(0,) * 7, line_count=0)
+from .trackresearch import NO_LINES, TrackTuning, research_features, research_score
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 

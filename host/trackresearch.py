@@ -31,11 +31,23 @@ from __future__ import annotations
 
 import dataclasses
 
+from .evaluate import DEFAULT_WEIGHTS
 from .position import Position
 from .tiles import STEP, Colour, Tile
 from .trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
 
-__all__ = ["TUNINGS", "ResearchFeatures", "TrackTuning", "research_features", "research_score"]
+__all__ = [
+    "NO_LINES",
+    "TUNINGS",
+    "ResearchFeatures",
+    "TrackTuning",
+    "research_features",
+    "research_score",
+]
+
+
+#: The software player's evaluation without its line progress (``software_lines`` False).
+NO_LINES = dataclasses.replace(DEFAULT_WEIGHTS, line=(0,) * 7, line_count=0)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,10 +10,16 @@ import random
 import pytest
 
 from trax_fpga.host.evaluate import DEFAULT_WEIGHTS, evaluate
-from trax_fpga.host.hwsearch import INFINITY, NO_LINES, _Searcher, hw_search
+from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.trackeval import track_features
-from trax_fpga.host.trackresearch import TUNINGS, TrackTuning, research_features, research_score
+from trax_fpga.host.trackresearch import (
+    NO_LINES,
+    TUNINGS,
+    TrackTuning,
+    research_features,
+    research_score,
+)
 from trax_fpga.host.tune import fit_logistic, load_samples, read_games, shift_add
 
 from .test_search import TACTICS, random_position
