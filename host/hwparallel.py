@@ -109,11 +109,11 @@ class _HelpNode:
     reply ordinal 0 is done (young brothers wait) while it is neither cut off nor out of
     replies."""
 
-    def __init__(self, owner: int, move: tuple, beta: int) -> None:
-        self.owner, self.move, self.beta = owner, move, beta
+    def __init__(self, move: tuple, beta: int) -> None:
+        self.move, self.beta = move, beta
         self.tickets = 0
         self.best = -INFINITY
-        self.completed: set[int] = set()
+        self.first_done = False  # reply ordinal 0
         self.cut = False
         self.exhausted = False
         self.helpers = 0  # helpers in the node now
@@ -123,7 +123,7 @@ class _HelpNode:
         return self.tickets - 1
 
     def open(self) -> bool:
-        return 0 in self.completed and not self.cut and not self.exhausted
+        return self.first_done and not self.cut and not self.exhausted
 
 
 class _Iteration:
@@ -206,7 +206,7 @@ class _Engine(_Searcher):
                 exact = value is not None
                 if not exact:
                     if shared.helpers:
-                        value = -(yield from self.owned(number, shared, move, depth, alpha))
+                        value = -(yield from self.owned(shared, move, depth, alpha))
                     else:
                         value = -(yield from self.negamax_steps(1, depth, -INFINITY, -alpha))
                     exact = value > alpha
@@ -217,11 +217,11 @@ class _Engine(_Searcher):
         if shared.helpers:
             yield from self.help(number, shared, depth)
 
-    def owned(self, number: int, shared: _Iteration, move: tuple, depth: int, alpha: int):
+    def owned(self, shared: _Iteration, move: tuple, depth: int, alpha: int):
         """The value of the node below root move ``move`` (the board is at it; the window
         (-INFINITY, -alpha)), its replies shared with helpers: this engine's share, then
         (waiting for its helpers to leave) the largest best of all, 0 when it has no reply."""
-        node = _HelpNode(number, move, -alpha)
+        node = _HelpNode(move, -alpha)
         shared.help_nodes.append(node)
         yield from self.replies(node, depth)
         while node.helpers:
@@ -277,7 +277,7 @@ class _Engine(_Searcher):
             finally:
                 self.pop()
             node.best = max(node.best, v)
-            node.completed.add(ticket)
+            node.first_done = True  # (ordinal 0 is the first reply of all)
             if v >= node.beta:
                 self.killers[1] = key
                 node.cut = True
