@@ -12,12 +12,13 @@ __all__ = [
     "ATTACK_WEIGHT",
     "CLAMP",
     "INFINITY",
+    "LOOP_WEIGHTS",
     "LOST",
     "MATE_BOUND",
     "MAX_EXTENSIONS",
-    "NEAR_WEIGHT",
     "OWN_ATTACK",
     "SCORE_BITS",
+    "TEMPO",
     "WIN",
     "signed_score",
 ]
@@ -32,13 +33,15 @@ INFINITY = 2000
 MAX_EXTENSIONS = 1
 
 #: The evaluation of the side to move (``trackeval.track_score``): it has an attack (it closes
-#: a loop next move); the opponent has two; the weights of near tracks and of the opponent's
-#: attack; the bound of the rest.
+#: a loop next move); the opponent has two; the weight of the opponent's attack; the tempo; the
+#: bound of the rest; a track's loop potential by its distance (1 to 4, the rows) and the
+#: relation of its ends' directions (the same, turned, opposite).
 OWN_ATTACK = 500
 LOST = -500
-NEAR_WEIGHT = 60
 ATTACK_WEIGHT = 150
+TEMPO = 20
 CLAMP = 400
+LOOP_WEIGHTS = ((60, 40, 10), (40, 30, 8), (20, 12, 4), (8, 5, 2))
 
 #: Bits of a score: it holds +-INFINITY.
 SCORE_BITS = 13

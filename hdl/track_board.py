@@ -53,6 +53,7 @@ from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
 from .cell_rules import cell_rules, grow_box, placement
+from .scores import LOOP_WEIGHTS
 from .types import Symbol, Tile, Verdict
 
 __all__ = [
@@ -76,12 +77,37 @@ __all__ = [
     "move_layout",
     "move_signature",
     "port_members",
+    "potential_bits",
+    "track_kind_code",
 ]
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 # Where a state that looks for a candidate goes next (``go_to``).
 _GO_CELL, _GO_MOVE, _GO_IDLE = 0, 1, 2
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+#: Relations of the directions a track's two ends leave their tiles in.
+SAME, TURNED, OPPOSITE = 0, 1, 2
+#: Bits of a track's kind in the track-end table.
+KIND_BITS = 4
+
+
+def track_kind_code(distance: int, relation: int) -> int:
+    """The code of a track's kind as the track-end table keeps it: 0 when its targets are not 1
+    to 4 apart, else ``3 (distance - 1) + relation + 1`` (1 to 3: an attack)."""
+    if not 1 <= distance <= len(LOOP_WEIGHTS):
+        return 0
+    return 3 * (distance - 1) + relation + 1
+
+
+#: A track's loop potential by its kind's code.
+KIND_WEIGHTS = (0, *(w for row in LOOP_WEIGHTS for w in row))
+
+
+def potential_bits(columns: int, rows: int) -> int:
+    """Bits of a colour's sum of loop potential: the largest weight for every track the torus
+    can hold (fewer than two a cell), so the sum never wraps."""
+    return ceil_log2(max(KIND_WEIGHTS) * 2 * columns * rows + 1)
 
 
 class TrackOp(enum.Enum, shape=3):
@@ -303,8 +329,9 @@ class TrackBoard(wiring.Component):
     weights : dict or None
         The score's weights (see ``white_score``); None: no score.
     counts : bool or None
-        Keep the evaluation's counts (``white_attacks`` ...) and the tracks' classes they are
-        kept from. None (the default): when there are ``weights``; without, the counts stay 0.
+        Keep the evaluation's counts and sums (``white_attacks``, ``white_potential`` ...) and
+        the tracks' kinds they are kept from. None (the default): when there are ``weights``;
+        without, they stay 0.
 
     The options below trade clocks (or block RAM) for logic, for the small parts. Each leaves
     every answer (verdicts, tiles, wins, candidates, counts, box, frontier list) exactly as it
@@ -377,13 +404,16 @@ class TrackBoard(wiring.Component):
         ``next_cursor`` is the place just after it.
     frontier_len : Out(range(C * R + 1))
         Entries in the frontier list.
-    white_attacks, black_attacks, white_near, black_near : Out(8)
-        The evaluation's counts of the position (:mod:`trax_fpga.host.trackeval`), kept up to
-        date tile by tile (0 without ``counts``).
+    white_attacks, black_attacks : Out(8)
+        The evaluation's counts of attacks of the position (:mod:`trax_fpga.host.trackeval`),
+        kept up to date tile by tile (0 without ``counts``).
+    white_potential, black_potential : Out(potential_bits(C, R))
+        The sums of the loop potential of each colour's tracks, kept the same way (they never
+        wrap: the bits hold the largest weight for every track the torus can hold).
     white_score, black_score : Out(signed(12))
-        With ``weights`` (a dict: ``near``, ``attack``, ``own_attack``, ``lost``, ``clamp``),
-        the score of the position for white, or black, to move (:func:`~trax_fpga.host.trackeval.
-        track_score`), one clock after the counts; 0 without.
+        With ``weights`` (a dict: ``tempo``, ``attack``, ``own_attack``, ``lost``, ``clamp``; the
+        loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position for white, or black, to move
+        (:func:`~trax_fpga.host.trackeval.track_score`), one clock after the counts; 0 without.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
@@ -452,8 +482,8 @@ class TrackBoard(wiring.Component):
                 "frontier_len": Out(range(c * r + 1)),
                 "white_attacks": Out(8),
                 "black_attacks": Out(8),
-                "white_near": Out(8),
-                "black_near": Out(8),
+                "white_potential": Out(potential_bits(c, r)),
+                "black_potential": Out(potential_bits(c, r)),
                 "white_score": Out(signed(12)),
                 "black_score": Out(signed(12)),
                 "peek_x": In(range(c)),
@@ -472,14 +502,13 @@ class TrackBoard(wiring.Component):
         # A track end: its edge, and which of the edge's two cells is the empty one it points
         # into (``out`` 1: the cell east or south of the edge; 0: the cell (x, y) itself).
         end_layout = data.StructLayout({"edge": edge, "out": 1})
-        # What the table keeps at an open track end: the other end, and the track's class for
-        # the evaluation (its two ends' targets 1 apart: an attack; 2 apart: near), so that a
-        # track a tile ends is counted off without measuring it again.
-        # Without the counts, only the partner.
+        # What the table keeps at an open track end: the other end, and the track's kind for
+        # the evaluation (:func:`track_kind`), so that a track a tile ends is counted off
+        # without measuring it again. Without the counts, only the partner.
         counts = self.counts
         entry_fields = {"partner": end_layout}
         if counts:
-            entry_fields.update(attack=1, near=1)
+            entry_fields.update(kind=KIND_BITS)
         entry_layout = data.StructLayout(entry_fields)
 
         # --- memories ---------------------------------------------------------------------------
@@ -577,7 +606,7 @@ class TrackBoard(wiring.Component):
             for d in range(4)
         ]
         ends = []  # the partner stored at each side's edge
-        classes = []  # and the class of the track that ends there
+        kinds = []  # and the kind of the track that ends there
         for d in range(4):
             entry = Signal(entry_layout, name=f"entry_{d}")
             with m.Switch(edge_bank(own_edges[d], edge_banks)):
@@ -585,7 +614,7 @@ class TrackBoard(wiring.Component):
                     with m.Case(bank):
                         m.d.comb += entry.eq(edge_rd[bank].data)
             ends.append(entry.partner)
-            classes.append(Cat(entry.attack, entry.near) if counts else Const(0, 2))
+            kinds.append(entry.kind if counts else Const(0, KIND_BITS))
         rules = cell_rules(list(record.known), list(record.white))
         fit = Cat(rules["fit"])
 
@@ -628,7 +657,7 @@ class TrackBoard(wiring.Component):
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
         # B <- A, unless the tile closes a loop (A was already B's partner).
         write_layout = data.StructLayout(
-            {"valid": 1, "target": edge, "partner": end_layout, "attack": 1, "near": 1}
+            {"valid": 1, "target": edge, "partner": end_layout, "kind": KIND_BITS}
         )
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
@@ -638,7 +667,9 @@ class TrackBoard(wiring.Component):
         new_ends = [
             [Signal(end_layout, name=f"new_end_{k}_{i}") for i in range(2)] for k in range(2)
         ]
-        old_classes = [[Signal(2, name=f"old_class_{k}_{i}") for i in range(2)] for k in range(2)]
+        old_kinds = [
+            [Signal(KIND_BITS, name=f"old_kind_{k}_{i}") for i in range(2)] for k in range(2)
+        ]
         old_known = [Signal(2, name=f"old_known_{k}") for k in range(2)]
         # A side's end of the new track: the far end behind it, or its own edge.
         side_ends = [
@@ -667,8 +698,8 @@ class TrackBoard(wiring.Component):
                         writes[2 * k + 1].valid.eq(1),
                         # The evaluation: the old tracks through our sides.
                         old_known[k].eq(Cat(known1, known2)),
-                        old_classes[k][0].eq(classes[d1]),
-                        old_classes[k][1].eq(classes[d2]),
+                        old_kinds[k][0].eq(kinds[d1]),
+                        old_kinds[k][1].eq(kinds[d2]),
                     ]
             m.d.comb += [
                 loops[k].eq(closes),
@@ -691,15 +722,14 @@ class TrackBoard(wiring.Component):
                 restores[d].valid.eq(record.known[d] & ~own),
                 restores[d].target.eq(ends[d].edge),
                 restores[d].partner.eq(Cat(own_edges[d], Const(d in (NORTH, WEST), 1))),
-                # The track is the old one again: its class is the one kept at our side.
-                restores[d].attack.eq(classes[d][0]),
-                restores[d].near.eq(classes[d][1]),
+                # The track is the old one again: its kind is the one kept at our side.
+                restores[d].kind.eq(kinds[d]),
             ]
 
-        # --- the evaluation's counts: attacks and near tracks of each colour -----------------
+        # --- the evaluation: attacks and loop potential of each colour -----------------------
         # (host/trackeval.py). A tile changes only the tracks through it: the old tracks behind
-        # its sides with a neighbour go (their classes are kept at those sides' edges), the new
-        # one comes (unless it is a loop: its class is measured here, and written with its ends).
+        # its sides with a neighbour go (their kinds are kept at those sides' edges), the new
+        # one comes (unless it is a loop: its kind is measured here, and written with its ends).
         # Taking the tile back does the opposite.
         def target(end):
             x, y = end.edge.x, end.edge.y
@@ -707,28 +737,53 @@ class TrackBoard(wiring.Component):
             ty = Mux(end.out & end.edge.south, wrap(y + 1, ry), y)
             return tx, ty
 
-        def distance_class(t1, t2):
-            """(attack, near): the targets are 1 or 2 apart on the torus."""
+        def track_kind(a, b):
+            """The kind of the track with ends ``a`` and ``b`` (:func:`track_kind_code`): the
+            distance of their targets on the torus, and the relation of the directions the ends
+            leave their tiles in (an end's axis is its edge's, its sign its ``out``)."""
+            (ax_, ay_), (bx_, by_) = target(a), target(b)
             dx = Signal(signed(cx), name="dx")
             dy = Signal(signed(ry), name="dy")
-            m.d.comb += [dx.eq(t1[0] - t2[0]), dy.eq(t1[1] - t2[1])]
+            m.d.comb += [dx.eq(ax_ - bx_), dy.eq(ay_ - by_)]
             ax = Mux(dx < 0, -dx, dx)
             ay = Mux(dy < 0, -dy, dy)
             dist = Signal(max(cx, ry) + 1, name="dist")
             m.d.comb += dist.eq(ax.as_unsigned() + ay.as_unsigned())
-            return dist == 1, dist == 2
+            same_axis = a.edge.south == b.edge.south
+            relation = Mux(same_axis, Mux(a.out == b.out, SAME, OPPOSITE), TURNED)
+            kind = Signal(KIND_BITS, name="kind")
+            with m.If((dist != 0) & (dist <= len(LOOP_WEIGHTS))):
+                m.d.comb += kind.eq(dist * 3 - 2 + relation)
+            return kind
+
+        def is_attack(kind):
+            return (kind != 0) & (kind <= 3)  # distance 1
+
+        def potential_of(kind, name):
+            """A track's loop potential, by its kind (a small table)."""
+            value = Signal(range(max(KIND_WEIGHTS) + 1), name=name)
+            with m.Switch(kind):
+                for code, weight in enumerate(KIND_WEIGHTS):
+                    if weight:
+                        with m.Case(code):
+                            m.d.comb += value.eq(weight)
+            return value
 
         # The tile's tracks are registered in its decision clock and counted in the next one,
         # so that no block RAM read lies on the path of the counts (without ``counts``, the
-        # tracks' classes are neither measured nor kept, and the counts stay 0).
+        # tracks' kinds are neither measured nor kept, and the counts stay 0).
         count_place = Signal()
         count_undo = Signal()
-        new_classes = [Const(0, 2), Const(0, 2)]  # of the tile's new track of each colour
+        new_kinds = [Const(0, KIND_BITS)] * 2  # of the tile's new track of each colour
+        attacks = [self.black_attacks, self.white_attacks]
+        potential = [self.black_potential, self.white_potential]
         if counts:
             ev_new = [
                 [Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)
             ]
-            ev_old = [[Signal(2, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)]
+            ev_old = [
+                [Signal(KIND_BITS, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)
+            ]
             ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
             ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
             ev_sign = Signal()  # 0: add the deltas (a tile placed), 1: subtract them (taken back)
@@ -741,44 +796,48 @@ class TrackBoard(wiring.Component):
                         ev_add[k].eq(~loops[k]),
                         ev_known[k].eq(old_known[k]),
                         *[ev_new[k][i].eq(new_ends[k][i]) for i in range(2)],
-                        *[ev_old[k][i].eq(old_classes[k][i]) for i in range(2)],
+                        *[ev_old[k][i].eq(old_kinds[k][i]) for i in range(2)],
                     ]
             delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
-            delta_near = [Signal(signed(4), name=f"delta_near_{k}") for k in range(2)]
+            delta_potential = [
+                Signal(signed(ceil_log2(3 * max(KIND_WEIGHTS) + 1) + 1), name=f"delta_pot_{k}")
+                for k in range(2)
+            ]
             for k in range(2):
-                new_attack, new_near = distance_class(target(ev_new[k][0]), target(ev_new[k][1]))
-                new_classes[k] = Cat(new_attack, new_near)
+                new_kind = track_kind(ev_new[k][0], ev_new[k][1])
+                new_kinds[k] = new_kind
                 gone = ev_old[k]
                 add = ev_add[k]
+                known = ev_known[k]
+                new_value = potential_of(new_kind, f"new_potential_{k}")
+                gone_values = [potential_of(gone[i], f"gone_potential_{k}_{i}") for i in range(2)]
                 m.d.comb += [
                     delta_attacks[k].eq(
-                        (add & new_attack)
-                        - (ev_known[k][0] & gone[0][0])
-                        - (ev_known[k][1] & gone[1][0])
+                        (add & is_attack(new_kind))
+                        - (known[0] & is_attack(gone[0]))
+                        - (known[1] & is_attack(gone[1]))
                     ),
-                    delta_near[k].eq(
-                        (add & new_near)
-                        - (ev_known[k][0] & gone[0][1])
-                        - (ev_known[k][1] & gone[1][1])
+                    delta_potential[k].eq(
+                        Mux(add, new_value, 0)
+                        - Mux(known[0], gone_values[0], 0)
+                        - Mux(known[1], gone_values[1], 0)
                     ),
                 ]
-            attacks = [self.black_attacks, self.white_attacks]
-            near = [self.black_near, self.white_near]
             next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
-            next_near = [Signal(8, name=f"next_near_{k}") for k in range(2)]
+            next_potential = [Signal.like(potential[k], name=f"next_pot_{k}") for k in range(2)]
             for k in range(2):
-                m.d.comb += [next_attacks[k].eq(attacks[k]), next_near[k].eq(near[k])]
+                m.d.comb += [next_attacks[k].eq(attacks[k]), next_potential[k].eq(potential[k])]
                 with m.If(ev_valid & ~ev_sign):
                     m.d.comb += [
                         next_attacks[k].eq(attacks[k] + delta_attacks[k]),
-                        next_near[k].eq(near[k] + delta_near[k]),
+                        next_potential[k].eq(potential[k] + delta_potential[k]),
                     ]
                 with m.If(ev_valid & ev_sign):
                     m.d.comb += [
                         next_attacks[k].eq(attacks[k] - delta_attacks[k]),
-                        next_near[k].eq(near[k] - delta_near[k]),
+                        next_potential[k].eq(potential[k] - delta_potential[k]),
                     ]
-                m.d.sync += [attacks[k].eq(next_attacks[k]), near[k].eq(next_near[k])]
+                m.d.sync += [attacks[k].eq(next_attacks[k]), potential[k].eq(next_potential[k])]
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change.
@@ -786,10 +845,13 @@ class TrackBoard(wiring.Component):
             w = self.weights
             for k, out in ((0, self.black_score), (1, self.white_score)):
                 mine, theirs = k, 1 - k
-                plain = Signal(signed(16), name=f"plain_{k}")
+                plain = Signal(signed(len(potential[0]) + 2), name=f"plain_{k}")
+                # (Where ``plain`` counts, the opponent has at most one attack.)
                 m.d.comb += plain.eq(
-                    w["near"] * (near[mine].as_signed() - near[theirs].as_signed())
-                    - w["attack"] * attacks[theirs].as_signed()
+                    potential[mine].as_signed()
+                    - potential[theirs].as_signed()
+                    + w["tempo"]
+                    - Mux(attacks[theirs] != 0, w["attack"], 0)
                 )
                 with m.If(attacks[mine] != 0):
                     m.d.sync += out.eq(w["own_attack"])
@@ -807,19 +869,16 @@ class TrackBoard(wiring.Component):
         load_writes = Signal()
         load_restores = Signal()
         taken = [Signal(name=f"taken_{i}") for i in range(4)]
-        # A placed tile's writes take their track's class from the evaluation, measured in the
+        # A placed tile's writes take their track's kind from the evaluation, measured in the
         # clock after the decision (the first the writes go out in; the next tile's decision
-        # reloads both); a take-back's restores carry the class they read.
+        # reloads both); a take-back's restores carry the kind they read.
         pending_new = Signal()
         pending_entries = []
         for i in range(4):
             entry = Signal(entry_layout, name=f"pending_entry_{i}")
-            old_class = Cat(pending[i].attack, pending[i].near)
             m.d.comb += entry.partner.eq(pending[i].partner)
             if counts:
-                m.d.comb += Cat(entry.attack, entry.near).eq(
-                    Mux(pending_new, new_classes[i // 2], old_class)
-                )
+                m.d.comb += entry.kind.eq(Mux(pending_new, new_kinds[i // 2], pending[i].kind))
             pending_entries.append(entry)
         if self.serial_writes:
             # One write a clock: the first pending one, on one address and data for all banks.
@@ -1422,8 +1481,8 @@ class TrackBoard(wiring.Component):
                                 f_len.eq(0),
                                 self.white_attacks.eq(0),
                                 self.black_attacks.eq(0),
-                                self.white_near.eq(0),
-                                self.black_near.eq(0),
+                                self.white_potential.eq(0),
+                                self.black_potential.eq(0),
                             ]
                             m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"

@@ -8,9 +8,9 @@ into the board's candidate order, alpha, beta, its best score, its move and its 
 board finds the next candidate (``CANDIDATE``), plays it with its forced plays and wins
 (``PLY``) and takes it back (``UNDO``).
 
-At the horizon the position is scored from the board's own counts of attacks and near tracks
-(:mod:`trax_fpga.host.trackeval`, kept up to date as tiles come and go, so scoring costs no
-clock), and a side to move that must answer an attack gets one more ply. The search stops at
+At the horizon the position is scored from the board's own counts of attacks and sums of loop
+potential (:mod:`trax_fpga.host.trackeval`, kept up to date as tiles come and go, so scoring
+costs no clock), and a side to move that must answer an attack gets one more ply. The search stops at
 whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
 """
 
@@ -26,8 +26,8 @@ from .scores import (
     LOST,
     MATE_BOUND,
     MAX_EXTENSIONS,
-    NEAR_WEIGHT,
     OWN_ATTACK,
+    TEMPO,
     WIN,
     signed_score,
 )
@@ -259,7 +259,7 @@ class TrackSearch(wiring.Component):
         extensions = MAX_EXTENSIONS if self.evaluation else 0
         depth = max_depth + extensions  # plies of the deepest path
         weights = {
-            "near": NEAR_WEIGHT,
+            "tempo": TEMPO,
             "attack": ATTACK_WEIGHT,
             "own_attack": OWN_ATTACK,
             "lost": LOST,

@@ -45,8 +45,8 @@ first with the highest score.
 torus of :class:`~trax_fpga.hdl.track_board.TrackBoard`, the candidates come in its frontier
 list's order (:mod:`.trackorder`; the list is compacted at the start of the search), a move
 is known by its torus cell and symbol (the killers and the previous best), and the evaluation
-and the threats are those of whole tracks (:mod:`.trackeval`: attacks and near tracks, counted
-on the torus). Everything else is as above.
+and the threats are those of whole tracks (:mod:`.trackeval`: attacks and loop potential,
+counted on the torus). Everything else is as above.
 
 *Research* (model only, off by default): ``tuning=`` (:class:`.trackresearch.TrackTuning`, on
 the block-RAM board) replaces the evaluation's weights, adds candidate features, and sets the

@@ -1,8 +1,8 @@
 """The evaluation of the block-RAM board's search, from whole tracks: the specification.
 
-The gateware (``hdl/track_board.py``) keeps these counts up to date as tiles come and go (each
-tile changes only the tracks through it, so the update costs nothing beyond the placement); this
-module counts them from scratch, and a test compares the two at every step.
+The gateware (``hdl/track_board.py``) keeps these values up to date as tiles come and go (each
+tile changes only the tracks through it, so the update costs nothing beyond the placement);
+this module computes them from scratch, and a test compares the two at every step.
 
 Specification
 -------------
@@ -10,13 +10,22 @@ Every track with two open ends has two *targets*: the empty cells its ends point
 C x R torus (target cells taken mod C and mod R), the distance of a track is |dx| + |dy|, where
 dx is the difference of the targets' columns mod C read as a signed number in [-C/2, C/2), and
 dy likewise. A track of distance 1 is an **attack**: its owner can put a tile in one target that
-leads the track into the other, which is then forced and closes the loop. A track of distance 2
-is **near**: one move from an attack.
+leads the track into the other, which is then forced and closes the loop.
+
+A track of distance 1 to 4 has a *kind*: its distance and the relation of the directions its
+two ends leave their tiles in (the same, turned, or opposite). Its *loop potential* is
+``LOOP_WEIGHTS[distance - 1][relation]``, the software player's table (:mod:`.evaluate`); other
+tracks have none. A colour's potential is the sum over its tracks.
 
 The score, for the side to move s against o: +500 if s has an attack (s closes a loop now);
--500 if o has two or more (s cannot stop both); otherwise 60 x (near(s) - near(o)) - 150 x
-attacks(o), clamped to +-400. The side to move is **threatened** when o has an attack: the
-search then looks one ply further (as with :mod:`.hweval`'s loop attacks).
+-500 if o has two or more (s cannot stop both); otherwise potential(s) - potential(o) + 20 (the
+tempo) - 150 x attacks(o), clamped to +-400. The side to move is **threatened** when o has an
+attack: the search then looks one ply further.
+
+This is the software player's evaluation without its line progress (which depends on the box,
+so cannot be kept tile by tile), measured against the attack-and-near-track counts it replaced
+in docs/evaluation.md. The torus's distance is the plane's while the targets are less than half
+the torus apart in each direction (every game the 64 x 64 board holds but the widest).
 """
 
 from __future__ import annotations
@@ -26,21 +35,25 @@ import dataclasses
 from .position import Position
 from .tiles import STEP, Colour, Tile
 
-__all__ = ["TrackFeatures", "track_features", "track_score"]
+__all__ = ["TrackFeatures", "loop_kind", "track_features", "track_score"]
 
 OWN_ATTACK = 500
 LOST = -500
-NEAR_WEIGHT = 60
 ATTACK_WEIGHT = 150
+TEMPO = 20
 CLAMP = 400
+#: The loop potential of a track by its kind: rows by distance (1 to 4), columns by the
+#: relation of its ends' directions (the same, turned, opposite): ``evaluate.Weights.loop``.
+LOOP_WEIGHTS = ((60, 40, 10), (40, 30, 8), (20, 12, 4), (8, 5, 2))
+SAME, TURNED, OPPOSITE = 0, 1, 2
 
 
 @dataclasses.dataclass(frozen=True)
 class TrackFeatures:
-    """Per colour (indexed by :class:`~.tiles.Colour`): its attacks and near tracks."""
+    """Per colour (indexed by :class:`~.tiles.Colour`): its attacks and its loop potential."""
 
     attacks: tuple[int, int]
-    near: tuple[int, int]
+    potential: tuple[int, int]
 
     def threatened(self, turn: Colour) -> bool:
         """The side to move must answer an attack of the opponent."""
@@ -52,10 +65,20 @@ def _signed(value: int, size: int) -> int:
     return value - size if value >= size // 2 else value
 
 
+def loop_kind(distance: int, d1: int, d2: int) -> tuple[int, int] | None:
+    """(distance, relation) of a track whose targets are ``distance`` apart and whose ends
+    leave their tiles in directions ``d1`` and ``d2``; None beyond 4 (or at 0)."""
+    if not 1 <= distance <= len(LOOP_WEIGHTS):
+        return None
+    relation = SAME if d1 == d2 else OPPOSITE if d1 == d2 ^ 2 else TURNED
+    return distance, relation
+
+
 def track_features(position: Position, width: int, height: int) -> TrackFeatures:
-    """Count the attacks and near tracks of both colours on a ``width`` x ``height`` torus."""
+    """Count the attacks and sum the loop potential of both colours on a ``width`` x
+    ``height`` torus."""
     tiles = position.tiles
-    attacks, near = [0, 0], [0, 0]
+    attacks, potential = [0, 0], [0, 0]
     seen: set[tuple[int, int, int]] = set()
     for (x, y), tile in tiles.items():
         for d, (dx, dy) in enumerate(STEP):
@@ -78,9 +101,10 @@ def track_features(position: Position, width: int, height: int) -> TrackFeatures
             distance = abs(_signed(t1[0] - t2[0], width)) + abs(_signed(t1[1] - t2[1], height))
             if distance == 1:
                 attacks[colour] += 1
-            elif distance == 2:
-                near[colour] += 1
-    return TrackFeatures(tuple(attacks), tuple(near))
+            kind = loop_kind(distance, d, exit_side)
+            if kind is not None:
+                potential[colour] += LOOP_WEIGHTS[kind[0] - 1][kind[1]]
+    return TrackFeatures(tuple(attacks), tuple(potential))
 
 
 def track_score(features: TrackFeatures, turn: Colour) -> int:
@@ -90,6 +114,6 @@ def track_score(features: TrackFeatures, turn: Colour) -> int:
         return OWN_ATTACK
     if features.attacks[theirs] >= 2:
         return LOST
-    value = NEAR_WEIGHT * (features.near[mine] - features.near[theirs])
+    value = features.potential[mine] - features.potential[theirs] + TEMPO
     value -= ATTACK_WEIGHT * features.attacks[theirs]
     return max(-CLAMP, min(CLAMP, value))

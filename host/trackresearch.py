@@ -1,7 +1,11 @@
 """Candidate evaluations and threat searches for the block-RAM board's next gateware step.
 
 Model only, and off unless asked for: :func:`.hwsearch.hw_search` takes ``tuning=`` (a
-:class:`TrackTuning`); without it (the default) the model is the gateware's, bit for bit.
+:class:`TrackTuning`); without it (the default) the model is the gateware's, bit for bit. A
+:class:`TrackTuning`'s defaults are the board's evaluation *before* the loop potential of
+:mod:`.trackeval` (attacks and near tracks, ``spec``: the baseline these candidates were measured
+against); ``sw-loops`` is the board's evaluation now, node for node while the game's targets lie
+less than half the torus apart.
 ``python -m trax_fpga.host.search_bench match track-fit track ...`` plays the variants named in
 :data:`TUNINGS` against each other; docs/evaluation.md has the results.
 
@@ -34,7 +38,7 @@ import dataclasses
 from .evaluate import DEFAULT_WEIGHTS
 from .position import Position
 from .tiles import STEP, Colour, Tile
-from .trackeval import ATTACK_WEIGHT, CLAMP, LOST, NEAR_WEIGHT, OWN_ATTACK
+from .trackeval import ATTACK_WEIGHT, CLAMP, LOST, OWN_ATTACK
 
 __all__ = [
     "NO_LINES",
@@ -46,13 +50,18 @@ __all__ = [
 ]
 
 
+#: The weight of a near track (targets 2 apart) in the board's evaluation before the loop
+#: potential.
+NEAR_WEIGHT = 60
+
 #: The software player's evaluation without its line progress (``software_lines`` False).
 NO_LINES = dataclasses.replace(DEFAULT_WEIGHTS, line=(0,) * 7, line_count=0)
 
 
 @dataclasses.dataclass(frozen=True)
 class TrackTuning:
-    """The weights and options of a candidate evaluation; the defaults are the gateware's."""
+    """The weights and options of a candidate evaluation; the defaults are the board's
+    evaluation before the loop potential (attacks and near tracks)."""
 
     near: int = NEAR_WEIGHT
     attack: int = ATTACK_WEIGHT
@@ -89,8 +98,8 @@ def _signed(value: int, size: int) -> int:
 def research_features(
     position: Position, width: int, height: int, long_span: int = 6
 ) -> ResearchFeatures:
-    """Count the features of both colours on a ``width`` x ``height`` torus (attacks and near
-    tracks exactly as :func:`.trackeval.track_features`)."""
+    """Count the features of both colours on a ``width`` x ``height`` torus (attacks exactly as
+    :func:`.trackeval.track_features`)."""
     tiles = position.tiles
     attacks, near, far, long = [0, 0], [0, 0], [0, 0], [0, 0]
     targets: list[set] = [set(), set()]
@@ -130,7 +139,7 @@ def research_features(
 
 
 def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning) -> int:
-    """The score for ``turn``, the side to move: :func:`.trackeval.track_score`'s form with the
+    """The score for ``turn``, the side to move: the near-track evaluation's form with the
     tuning's weights and its extra features."""
     mine, theirs = turn, turn.other
     if features.attacks[mine] > 0:

@@ -1,4 +1,8 @@
-"""The weights of the block-RAM board's evaluation (:mod:`.trackeval`), fitted to game results.
+"""The weights of the block-RAM board's near-track evaluation, fitted to game results.
+
+The board's evaluation before the loop potential of :mod:`.trackeval` (attacks and near tracks,
+kept as the research baseline in :mod:`.trackresearch`): this fit chose between its weights;
+docs/evaluation.md says what self-play then said.
 
 ``python -m trax_fpga.host.tune`` (from a checkout: it reads ``tests/data``) prints the fit and
 the integer weights it proposes. The method, reproducible with that one command:
@@ -8,11 +12,11 @@ the integer weights it proposes. The method, reproducible with that one command:
    unfinished, are left out) and the 2015 contest logs (``tests/data/contest_logs_2015.txt``,
    results ``W-loop`` ... ``R-line``; illegal and open games left out). Each position is labelled
    1 if the side to move went on to win the game, else 0.
-2. *Features*, those the gateware keeps (as :func:`.trackeval.track_features` counts them on
+2. *Features*, those the gateware kept (as :func:`.trackresearch.research_features` counts them on
    the 64x64 torus): per colour its attacks (tracks whose targets are 1 apart) and near tracks
    (2 apart), for the side to move s and the opponent o; and, for research only, the far (3
    apart) and long tracks (6 or more apart in one direction) of :mod:`.trackresearch`.
-3. *The branch the weights serve.* :func:`.trackeval.track_score` is +500 when s has an attack
+3. *The branch the weights serve.* The score is +500 when s has an attack
    and -500 when o has two or more: those are decided. Only the other positions (s has no
    attack, o at most one) are fitted, to ``logit P(s wins) = a (near(s) - near(o)) + b
    attacks(o) + c``: the existing score's form (``c`` absorbs the move's own advantage and is
@@ -36,8 +40,8 @@ import pathlib
 
 from .position import Position
 from .tiles import Colour
-from .trackeval import ATTACK_WEIGHT, NEAR_WEIGHT
-from .trackresearch import research_features
+from .trackeval import ATTACK_WEIGHT
+from .trackresearch import NEAR_WEIGHT, research_features
 
 __all__ = ["Sample", "fit_logistic", "load_samples", "main", "shift_add"]
 

@@ -202,9 +202,11 @@ class TrackBoardSim:
         return self.backend.get("frontier_len")
 
     def features(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """(attacks, near), each indexed by colour (black 0, white 1), as the board counts."""
-        ba, wa, bn, wn = self._get("black_attacks", "white_attacks", "black_near", "white_near")
-        return (ba, wa), (bn, wn)
+        """(attacks, loop potential), each indexed by colour (black 0, white 1), as the board
+        keeps them."""
+        names = ("black_attacks", "white_attacks", "black_potential", "white_potential")
+        ba, wa, bp, wp = self._get(*names)
+        return (ba, wa), (bp, wp)
 
     def tile(self, x: int, y: int) -> int:
         self.backend.set("peek_x", x)

@@ -222,12 +222,12 @@ def test_plies_beyond_the_stack_are_refused(options):
 
 def model_features(position, width, height):
     found = track_features(position, width, height)
-    return found.attacks, found.near
+    return found.attacks, found.potential
 
 
 def test_track_counts_follow_every_tile(board16):
-    """The evaluation's counts (attacks and near tracks of each colour), kept by the board tile
-    by tile, equal a count from scratch (host/trackeval.py) after every game move, every ply
+    """The evaluation's counts and sums (attacks and loop potential of each colour), kept by the
+    board tile by tile, equal a count from scratch (host/trackeval.py) after every game move, every ply
     (legal or not) and every undo."""
     rng = random.Random(77)
     checked = 0
@@ -267,12 +267,12 @@ def test_a_ply_after_plies_taken_back_is_counted_right(board16):
         board16.undo()
     position = Position.from_moves([*opening, "@2+"])
     assert board16.play("@2+", ply=True).legal
-    assert board16.features() == model_features(position, 16, 16) == ((0, 0), (0, 3))
+    assert board16.features() == model_features(position, 16, 16) == ((0, 0), (7, 73))
     board16.undo()
 
 
 def test_a_score_needs_the_counts():
-    weights = {"near": 1, "attack": 1, "own_attack": 1, "lost": 1, "clamp": 1}
+    weights = {"tempo": 1, "attack": 1, "own_attack": 1, "lost": 1, "clamp": 1}
     assert TrackBoard(16, 16, weights=weights).counts
     assert not TrackBoard(16, 16).counts  # nothing reads them without a score
     with pytest.raises(ValueError, match=r"^a score needs the counts: weights without counts$"):

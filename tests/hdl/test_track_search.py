@@ -175,7 +175,7 @@ def test_the_gateware_constants_are_the_models():
     for name in ("WIN", "MATE_BOUND", "INFINITY"):
         assert getattr(scores, name) == getattr(hwsearch, name), name
     assert scores.MAX_EXTENSIONS == hweval.MAX_EXTENSIONS
-    for name in ("OWN_ATTACK", "LOST", "NEAR_WEIGHT", "ATTACK_WEIGHT", "CLAMP"):
+    for name in ("OWN_ATTACK", "LOST", "ATTACK_WEIGHT", "TEMPO", "CLAMP", "LOOP_WEIGHTS"):
         assert getattr(scores, name) == getattr(trackeval, name), name
     assert -(1 << (scores.SCORE_BITS - 1)) < -scores.INFINITY
     assert scores.INFINITY < 1 << (scores.SCORE_BITS - 1)
