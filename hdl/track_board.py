@@ -412,8 +412,9 @@ class TrackBoard(wiring.Component):
         wrap: the bits hold the largest weight for every track the torus can hold).
     white_score, black_score : Out(signed(12))
         With ``weights`` (a dict: ``tempo``, ``attack``, ``own_attack``, ``lost``, ``clamp``; the
-        loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position for white, or black, to move
-        (:func:`~trax_fpga.host.trackeval.track_score`), one clock after the counts; 0 without.
+        loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position
+        for white, or black, to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock
+        after the counts; 0 without.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)

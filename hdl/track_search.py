@@ -10,8 +10,8 @@ board finds the next candidate (``CANDIDATE``), plays it with its forced plays a
 
 At the horizon the position is scored from the board's own counts of attacks and sums of loop
 potential (:mod:`trax_fpga.host.trackeval`, kept up to date as tiles come and go, so scoring
-costs no clock), and a side to move that must answer an attack gets one more ply. The search stops at
-whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
+costs no clock), and a side to move that must answer an attack gets one more ply. The search
+stops at whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal, Value

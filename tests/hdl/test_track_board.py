@@ -227,8 +227,8 @@ def model_features(position, width, height):
 
 def test_track_counts_follow_every_tile(board16):
     """The evaluation's counts and sums (attacks and loop potential of each colour), kept by the
-    board tile by tile, equal a count from scratch (host/trackeval.py) after every game move, every ply
-    (legal or not) and every undo."""
+    board tile by tile, equal a count from scratch (host/trackeval.py) after every game move,
+    every ply (legal or not) and every undo."""
     rng = random.Random(77)
     checked = 0
     for _ in range(40):
