@@ -237,6 +237,8 @@ class _Searcher:
             return -self.threats(ply + 1, found, tuning.threat_plies, -beta, -alpha)
         if tuning.software and not found.attacks[side] and found.attacks[side.other] < 2:
             weights = DEFAULT_WEIGHTS if tuning.software_lines else NO_LINES
+            if tuning.loop is not None:
+                weights = dataclasses.replace(weights, loop=((0, 0, 0), *tuning.loop))
             v = evaluate(self.position, weights) - tuning.attack * found.attacks[side.other]
             return -max(-tuning.clamp, min(tuning.clamp, v))
         return -research_score(found, side, tuning)

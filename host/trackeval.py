@@ -35,7 +35,7 @@ import dataclasses
 from .position import Position
 from .tiles import STEP, Colour, Tile
 
-__all__ = ["TrackFeatures", "loop_kind", "track_features", "track_score"]
+__all__ = ["TrackFeatures", "kind_counts", "loop_kind", "track_features", "track_score"]
 
 OWN_ATTACK = 500
 LOST = -500
@@ -74,11 +74,10 @@ def loop_kind(distance: int, d1: int, d2: int) -> tuple[int, int] | None:
     return distance, relation
 
 
-def track_features(position: Position, width: int, height: int) -> TrackFeatures:
-    """Count the attacks and sum the loop potential of both colours on a ``width`` x
-    ``height`` torus."""
+def _tracks(position: Position, width: int, height: int):
+    """Every track with two open ends: (colour, the distance of its targets on the torus, the
+    directions its two ends leave their tiles in)."""
     tiles = position.tiles
-    attacks, potential = [0, 0], [0, 0]
     seen: set[tuple[int, int, int]] = set()
     for (x, y), tile in tiles.items():
         for d, (dx, dy) in enumerate(STEP):
@@ -99,12 +98,31 @@ def track_features(position: Position, width: int, height: int) -> TrackFeatures
             t1 = (x + dx, y + dy)
             t2 = (cx + sx, cy + sy)
             distance = abs(_signed(t1[0] - t2[0], width)) + abs(_signed(t1[1] - t2[1], height))
-            if distance == 1:
-                attacks[colour] += 1
-            kind = loop_kind(distance, d, exit_side)
-            if kind is not None:
-                potential[colour] += LOOP_WEIGHTS[kind[0] - 1][kind[1]]
+            yield colour, distance, d, exit_side
+
+
+def track_features(position: Position, width: int, height: int) -> TrackFeatures:
+    """Count the attacks and sum the loop potential of both colours on a ``width`` x
+    ``height`` torus."""
+    attacks, potential = [0, 0], [0, 0]
+    for colour, distance, d1, d2 in _tracks(position, width, height):
+        if distance == 1:
+            attacks[colour] += 1
+        kind = loop_kind(distance, d1, d2)
+        if kind is not None:
+            potential[colour] += LOOP_WEIGHTS[kind[0] - 1][kind[1]]
     return TrackFeatures(tuple(attacks), tuple(potential))
+
+
+def kind_counts(position: Position, width: int, height: int) -> tuple[list[int], list[int]]:
+    """Per colour, its tracks of each kind (index ``3 (distance - 1) + relation``: 12 kinds),
+    for fitting the table (``python -m trax_fpga.host.tune``)."""
+    counts = ([0] * 12, [0] * 12)
+    for colour, distance, d1, d2 in _tracks(position, width, height):
+        kind = loop_kind(distance, d1, d2)
+        if kind is not None:
+            counts[colour][3 * (kind[0] - 1) + kind[1]] += 1
+    return counts
 
 
 def track_score(features: TrackFeatures, turn: Colour) -> int:

@@ -73,6 +73,9 @@ class TrackTuning:
     threat_plies: int = 0
     software: bool = False
     software_lines: bool = True
+    #: With ``software``: the loop potential's table (rows: distance 1 to 4; columns: the same,
+    #: turned, opposite directions) in place of the software player's.
+    loop: tuple[tuple[int, int, int], ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +159,7 @@ def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning
 #: The variants measured (docs/evaluation.md). ``fit``: the weights of ``python -m
 #: trax_fpga.host.tune``.
 FIT = TrackTuning(near=9, attack=68)
+FIT_LOOP = ((60, 40, 10), (53, 13, -27), (16, -6, -9), (-18, 13, -25))
 TUNINGS: dict[str, TrackTuning] = {
     "spec": TrackTuning(),
     "fit": FIT,
@@ -170,4 +174,8 @@ TUNINGS: dict[str, TrackTuning] = {
     "spec-threat": TrackTuning(threat_plies=2),
     "sw": TrackTuning(software=True),
     "sw-loops": TrackTuning(software=True, software_lines=False),
+    # The loop potential's table fitted to the recorded games' results (``python -m
+    # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight or the board's.
+    "loops-fit": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP, attack=17),
+    "loops-fit150": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP),
 }

@@ -40,7 +40,7 @@ import pathlib
 
 from .position import Position
 from .tiles import Colour
-from .trackeval import ATTACK_WEIGHT
+from .trackeval import ATTACK_WEIGHT, LOOP_WEIGHTS, kind_counts, track_features
 from .trackresearch import NEAR_WEIGHT, research_features
 
 __all__ = ["Sample", "fit_logistic", "load_samples", "main", "shift_add"]
@@ -64,6 +64,8 @@ class Sample:
     won: bool
     far: tuple[int, int] = (0, 0)  # research features (:mod:`.trackresearch`)
     long: tuple[int, int] = (0, 0)
+    potential: tuple[int, int] = (0, 0)  # the board's loop potential (:mod:`.trackeval`)
+    kinds: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * 12, (0,) * 12)  # tracks by kind
 
 
 def read_games(path: pathlib.Path) -> list[tuple[list[str], Colour]]:
@@ -92,6 +94,8 @@ def load_samples(paths: list[pathlib.Path]) -> list[Sample]:
                 if position.outcome is not None:
                     break
                 f = research_features(position, TORUS, TORUS)
+                p = track_features(position, TORUS, TORUS).potential
+                k = kind_counts(position, TORUS, TORUS)
                 s, o = position.turn, position.turn.other
                 samples.append(
                     Sample(
@@ -101,6 +105,8 @@ def load_samples(paths: list[pathlib.Path]) -> list[Sample]:
                         s is winner,
                         (f.far[s], f.far[o]),
                         (f.long[s], f.long[o]),
+                        (p[s], p[o]),
+                        (tuple(k[s]), tuple(k[o])),
                     )
                 )
     return samples
@@ -221,8 +227,45 @@ def main(argv: list[str] | None = None) -> None:
     )
     a, b = results["difference"][:2]
     print(
-        f"proposed: NEAR_WEIGHT = {shift_add(SCALE * a)}, ATTACK_WEIGHT = {shift_add(-SCALE * b)}"
-        f" (from {SCALE * a:.1f} and {-SCALE * b:.1f}; today {NEAR_WEIGHT} and {ATTACK_WEIGHT})"
+        f"proposed for the near-track form: NEAR_WEIGHT = {shift_add(SCALE * a)}, ATTACK_WEIGHT"
+        f" = {shift_add(-SCALE * b)} (from {SCALE * a:.1f} and {-SCALE * b:.1f}; it had"
+        f" {NEAR_WEIGHT} and {ATTACK_WEIGHT})"
+    )
+    # The board's evaluation now: the loop potential (the software player's table) against the
+    # opponent's attack. The fit gives the table's scale in hundredths of a logit per unit.
+    columns = ["pot(s)-pot(o)", "attacks(o)", "const"]
+    rows = [[s.potential[0] - s.potential[1], s.attacks[1], 1.0] for s in fitted]
+    (a, b, c), errors, ll = fit_logistic(rows, labels)
+    terms = ", ".join(
+        f"{n} {v:+.4f} ({e:.4f})" for n, v, e in zip(columns, (a, b, c), errors, strict=True)
+    )
+    print(f"fit potential: {terms}; log-likelihood {ll:.1f}")
+    print(
+        f"proposed for the loop potential's form: the table x {SCALE * a:.2f}, ATTACK_WEIGHT ="
+        f" {shift_add(-SCALE * b)} (from {-SCALE * b:.1f}; the board has the table x 1 and"
+        f" {ATTACK_WEIGHT})"
+    )
+    # The table itself: a weight per kind of distance 2 to 4 (distance 1 is an attack: in the
+    # fitted branch only the opponent has one, so its row and the attack's weight are one term).
+    names = [f"{d}{'STO'[r]}" for d in range(2, 5) for r in range(3)]
+    rows = [
+        [s.kinds[0][i] - s.kinds[1][i] for i in range(3, 12)] + [s.attacks[1], 1.0] for s in fitted
+    ]
+    beta, errors, ll = fit_logistic(rows, labels)
+    terms = ", ".join(
+        f"{n} {SCALE * v:+.1f} ({SCALE * e:.1f})"
+        for n, v, e in zip([*names, "attacks(o)", "const"], beta, errors, strict=True)
+    )
+    print(f"fit kinds (hundredths of a logit; S/T/O: ends the same, turned, opposite): {terms};")
+    print(f"  log-likelihood {ll:.1f}")
+    table = [LOOP_WEIGHTS[0]] + [
+        tuple(round(SCALE * beta[3 * row + r]) for r in range(3)) for row in range(3)
+    ]
+    attack = round(-SCALE * beta[9] - LOOP_WEIGHTS[0][0])
+    print(
+        f"proposed table: {tuple(table)} (distance 1 kept; a table is a lookup, so any"
+        f" integers), ATTACK_WEIGHT = {attack} (the fit's attack less a same-direction"
+        f" attack's {LOOP_WEIGHTS[0][0]})"
     )
 
 
