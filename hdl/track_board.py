@@ -105,9 +105,9 @@ KIND_WEIGHTS = (0, *(w for row in LOOP_WEIGHTS for w in row))
 
 
 def potential_bits(columns: int, rows: int) -> int:
-    """Bits of a colour's sum of loop potential: the largest weight for every track the torus
-    can hold (fewer than two a cell), so the sum never wraps."""
-    return ceil_log2(max(KIND_WEIGHTS) * 2 * columns * rows + 1)
+    """Bits of a colour's sum of loop potential (signed): the largest weight, either way, for
+    every track the torus can hold (fewer than two a cell), so the sum never wraps."""
+    return ceil_log2(max(map(abs, KIND_WEIGHTS)) * 2 * columns * rows + 1) + 1
 
 
 class TrackOp(enum.Enum, shape=3):
@@ -407,7 +407,7 @@ class TrackBoard(wiring.Component):
     white_attacks, black_attacks : Out(8)
         The evaluation's counts of attacks of the position (:mod:`trax_fpga.host.trackeval`),
         kept up to date tile by tile (0 without ``counts``).
-    white_potential, black_potential : Out(potential_bits(C, R))
+    white_potential, black_potential : Out(signed(potential_bits(C, R)))
         The sums of the loop potential of each colour's tracks, kept the same way (they never
         wrap: the bits hold the largest weight for every track the torus can hold).
     white_score, black_score : Out(signed(12))
@@ -483,8 +483,8 @@ class TrackBoard(wiring.Component):
                 "frontier_len": Out(range(c * r + 1)),
                 "white_attacks": Out(8),
                 "black_attacks": Out(8),
-                "white_potential": Out(potential_bits(c, r)),
-                "black_potential": Out(potential_bits(c, r)),
+                "white_potential": Out(signed(potential_bits(c, r))),
+                "black_potential": Out(signed(potential_bits(c, r))),
                 "white_score": Out(signed(12)),
                 "black_score": Out(signed(12)),
                 "peek_x": In(range(c)),
@@ -762,7 +762,7 @@ class TrackBoard(wiring.Component):
 
         def potential_of(kind, name):
             """A track's loop potential, by its kind (a small table)."""
-            value = Signal(range(max(KIND_WEIGHTS) + 1), name=name)
+            value = Signal(range(min(KIND_WEIGHTS), max(KIND_WEIGHTS) + 1), name=name)
             with m.Switch(kind):
                 for code, weight in enumerate(KIND_WEIGHTS):
                     if weight:
@@ -800,8 +800,9 @@ class TrackBoard(wiring.Component):
                         *[ev_old[k][i].eq(old_kinds[k][i]) for i in range(2)],
                     ]
             delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
+            largest = max(map(abs, KIND_WEIGHTS))
             delta_potential = [
-                Signal(signed(ceil_log2(3 * max(KIND_WEIGHTS) + 1) + 1), name=f"delta_pot_{k}")
+                Signal(range(-3 * largest, 3 * largest + 1), name=f"delta_pot_{k}")
                 for k in range(2)
             ]
             for k in range(2):
@@ -849,8 +850,8 @@ class TrackBoard(wiring.Component):
                 plain = Signal(signed(len(potential[0]) + 2), name=f"plain_{k}")
                 # (Where ``plain`` counts, the opponent has at most one attack.)
                 m.d.comb += plain.eq(
-                    potential[mine].as_signed()
-                    - potential[theirs].as_signed()
+                    potential[mine]
+                    - potential[theirs]
                     + w["tempo"]
                     - Mux(attacks[theirs] != 0, w["attack"], 0)
                 )
