@@ -105,8 +105,9 @@ KIND_WEIGHTS = (0, *(w for row in LOOP_WEIGHTS for w in row))
 
 
 def potential_bits(columns: int, rows: int) -> int:
-    """Bits of a colour's sum of loop potential (signed): the largest weight, either way, for
-    every track the torus can hold (fewer than two a cell), so the sum never wraps."""
+    """Bits of the difference of the colours' loop potential (signed): the largest weight,
+    either way, for every track the torus can hold (fewer than two a cell), so it never
+    wraps."""
     return ceil_log2(max(map(abs, KIND_WEIGHTS)) * 2 * columns * rows + 1) + 1
 
 
@@ -407,9 +408,10 @@ class TrackBoard(wiring.Component):
     white_attacks, black_attacks : Out(8)
         The evaluation's counts of attacks of the position (:mod:`trax_fpga.host.trackeval`),
         kept up to date tile by tile (0 without ``counts``).
-    white_potential, black_potential : Out(signed(potential_bits(C, R)))
-        The sums of the loop potential of each colour's tracks, kept the same way (they never
-        wrap: the bits hold the largest weight for every track the torus can hold).
+    potential_lead : Out(signed(potential_bits(C, R)))
+        White's loop potential less black's (the sums over each colour's tracks), kept the
+        same way (it never wraps: the bits hold the largest weight for every track the torus
+        can hold).
     white_score, black_score : Out(signed(12))
         With ``weights`` (a dict: ``tempo``, ``attack``, ``own_attack``, ``lost``, ``clamp``; the
         loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position
@@ -483,8 +485,7 @@ class TrackBoard(wiring.Component):
                 "frontier_len": Out(range(c * r + 1)),
                 "white_attacks": Out(8),
                 "black_attacks": Out(8),
-                "white_potential": Out(signed(potential_bits(c, r))),
-                "black_potential": Out(signed(potential_bits(c, r))),
+                "potential_lead": Out(signed(potential_bits(c, r))),
                 "white_score": Out(signed(12)),
                 "black_score": Out(signed(12)),
                 "peek_x": In(range(c)),
@@ -777,7 +778,7 @@ class TrackBoard(wiring.Component):
         count_undo = Signal()
         new_kinds = [Const(0, KIND_BITS)] * 2  # of the tile's new track of each colour
         attacks = [self.black_attacks, self.white_attacks]
-        potential = [self.black_potential, self.white_potential]
+        lead = self.potential_lead
         if counts:
             ev_new = [
                 [Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)
@@ -805,6 +806,8 @@ class TrackBoard(wiring.Component):
                 Signal(range(-3 * largest, 3 * largest + 1), name=f"delta_pot_{k}")
                 for k in range(2)
             ]
+            delta_lead = Signal(range(-6 * largest, 6 * largest + 1))
+            m.d.comb += delta_lead.eq(delta_potential[1] - delta_potential[0])
             for k in range(2):
                 new_kind = track_kind(ev_new[k][0], ev_new[k][1])
                 new_kinds[k] = new_kind
@@ -826,43 +829,50 @@ class TrackBoard(wiring.Component):
                     ),
                 ]
             next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
-            next_potential = [Signal.like(potential[k], name=f"next_pot_{k}") for k in range(2)]
             for k in range(2):
-                m.d.comb += [next_attacks[k].eq(attacks[k]), next_potential[k].eq(potential[k])]
+                m.d.comb += next_attacks[k].eq(attacks[k])
                 with m.If(ev_valid & ~ev_sign):
-                    m.d.comb += [
-                        next_attacks[k].eq(attacks[k] + delta_attacks[k]),
-                        next_potential[k].eq(potential[k] + delta_potential[k]),
-                    ]
+                    m.d.comb += next_attacks[k].eq(attacks[k] + delta_attacks[k])
                 with m.If(ev_valid & ev_sign):
-                    m.d.comb += [
-                        next_attacks[k].eq(attacks[k] - delta_attacks[k]),
-                        next_potential[k].eq(potential[k] - delta_potential[k]),
-                    ]
-                m.d.sync += [attacks[k].eq(next_attacks[k]), potential[k].eq(next_potential[k])]
+                    m.d.comb += next_attacks[k].eq(attacks[k] - delta_attacks[k])
+                m.d.sync += attacks[k].eq(next_attacks[k])
+            with m.If(ev_valid):
+                m.d.sync += lead.eq(lead + Mux(ev_sign, -delta_lead, delta_lead))
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change.
         if self.weights is not None:
             w = self.weights
-            for k, out in ((0, self.black_score), (1, self.white_score)):
+            clamp = w["clamp"]
+            # The mover's lead is +lead for white, -lead for black; the rest of the formula is
+            # a constant of two values (the opponent has an attack or not: where the formula
+            # counts, it has at most one). So the clamp is two compares of ``lead`` with
+            # constants, and a value within it is exact in the low bits alone (a narrow add).
+            narrow = ceil_log2(clamp + 1) + 1
+            for k, out, sign in ((0, self.black_score, -1), (1, self.white_score, 1)):
                 mine, theirs = k, 1 - k
-                plain = Signal(signed(len(potential[0]) + 2), name=f"plain_{k}")
-                # (Where ``plain`` counts, the opponent has at most one attack.)
-                m.d.comb += plain.eq(
-                    potential[mine]
-                    - potential[theirs]
-                    + w["tempo"]
-                    - Mux(attacks[theirs] != 0, w["attack"], 0)
-                )
+                threatened = attacks[theirs] != 0
+                over, under = Signal(name=f"over_{k}"), Signal(name=f"under_{k}")
+                plain = Signal(signed(narrow), name=f"plain_{k}")
+                for attacked in (0, 1):
+                    rest = w["tempo"] - attacked * w["attack"]
+                    # sign * lead + rest > clamp, < -clamp
+                    if sign > 0:
+                        is_over, is_under = lead > clamp - rest, lead < -clamp - rest
+                        value = lead[:narrow].as_signed() + rest
+                    else:
+                        is_over, is_under = lead < rest - clamp, lead > rest + clamp
+                        value = rest - lead[:narrow].as_signed()
+                    with m.If(threatened == attacked):
+                        m.d.comb += [over.eq(is_over), under.eq(is_under), plain.eq(value)]
                 with m.If(attacks[mine] != 0):
                     m.d.sync += out.eq(w["own_attack"])
                 with m.Elif(attacks[theirs] >= 2):
                     m.d.sync += out.eq(w["lost"])
-                with m.Elif(plain > w["clamp"]):
-                    m.d.sync += out.eq(w["clamp"])
-                with m.Elif(plain < -w["clamp"]):
-                    m.d.sync += out.eq(-w["clamp"])
+                with m.Elif(over):
+                    m.d.sync += out.eq(clamp)
+                with m.Elif(under):
+                    m.d.sync += out.eq(-clamp)
                 with m.Else():
                     m.d.sync += out.eq(plain)
 
@@ -1483,8 +1493,7 @@ class TrackBoard(wiring.Component):
                                 f_len.eq(0),
                                 self.white_attacks.eq(0),
                                 self.black_attacks.eq(0),
-                                self.white_potential.eq(0),
-                                self.black_potential.eq(0),
+                                self.potential_lead.eq(0),
                             ]
                             m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"

@@ -202,11 +202,10 @@ class TrackBoardSim:
         return self.backend.get("frontier_len")
 
     def features(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """(attacks, loop potential), each indexed by colour (black 0, white 1), as the board
-        keeps them."""
-        names = ("black_attacks", "white_attacks", "black_potential", "white_potential")
-        ba, wa, bp, wp = self._get(*names)
-        return (ba, wa), (bp, wp)
+        """(attacks indexed by colour (black 0, white 1), white's loop potential less black's),
+        as the board keeps them."""
+        ba, wa, lead = self._get("black_attacks", "white_attacks", "potential_lead")
+        return (ba, wa), lead
 
     def tile(self, x: int, y: int) -> int:
         self.backend.set("peek_x", x)
