@@ -740,9 +740,10 @@ class TrackBoard(wiring.Component):
             return tx, ty
 
         def track_kind(a, b):
-            """The kind of the track with ends ``a`` and ``b`` (:func:`track_kind_code`): the
-            distance of their targets on the torus, and the relation of the directions the ends
-            leave their tiles in (an end's axis is its edge's, its sign its ``out``)."""
+            """The kind of the track with ends ``a`` and ``b`` (:func:`track_kind_code`), and
+            its distance and relation: the distance of their targets on the torus, and the
+            relation of the directions the ends leave their tiles in (an end's axis is its
+            edge's, its sign its ``out``)."""
             (ax_, ay_), (bx_, by_) = target(a), target(b)
             dx = Signal(signed(cx), name="dx")
             dy = Signal(signed(ry), name="dy")
@@ -756,19 +757,34 @@ class TrackBoard(wiring.Component):
             kind = Signal(KIND_BITS, name="kind")
             with m.If((dist != 0) & (dist <= len(LOOP_WEIGHTS))):
                 m.d.comb += kind.eq(dist * 3 - 2 + relation)
-            return kind
+            return kind, dist, relation
 
         def is_attack(kind):
             return (kind != 0) & (kind <= 3)  # distance 1
 
-        def potential_of(kind, name):
-            """A track's loop potential, by its kind (a small table)."""
-            value = Signal(range(min(KIND_WEIGHTS), max(KIND_WEIGHTS) + 1), name=name)
-            with m.Switch(kind):
+        largest = max(map(abs, KIND_WEIGHTS))
+
+        def signed_potential(kind, negate, name):
+            """A track's loop potential by its kind's code, negated with ``negate`` (a table)."""
+            value = Signal(range(-largest, largest + 1), name=name)
+            with m.Switch(Cat(kind, negate)):
                 for code, weight in enumerate(KIND_WEIGHTS):
-                    if weight:
-                        with m.Case(code):
-                            m.d.comb += value.eq(weight)
+                    for sign in (0, 1) if weight else ():
+                        with m.Case(code | sign << KIND_BITS):
+                            m.d.comb += value.eq(-weight if sign else weight)
+            return value
+
+        def signed_potential_at(dist, relation, negate, name):
+            """The same by the distance and relation (a table: no code to make first, so the
+            track just measured reaches the lead sooner)."""
+            value = Signal(range(-largest, largest + 1), name=name)
+            with m.If(dist[3:] == 0):
+                with m.Switch(Cat(relation, dist[:3], negate)):
+                    for d, row in enumerate(LOOP_WEIGHTS, start=1):
+                        for rel, weight in enumerate(row):
+                            for sign in (0, 1) if weight else ():
+                                with m.Case(rel | d << 2 | sign << 5):
+                                    m.d.comb += value.eq(-weight if sign else weight)
             return value
 
         # The tile's tracks are registered in its decision clock and counted in the next one,
@@ -801,33 +817,32 @@ class TrackBoard(wiring.Component):
                         *[ev_old[k][i].eq(old_kinds[k][i]) for i in range(2)],
                     ]
             delta_attacks = [Signal(signed(4), name=f"delta_attacks_{k}") for k in range(2)]
-            largest = max(map(abs, KIND_WEIGHTS))
-            delta_potential = [
-                Signal(range(-3 * largest, 3 * largest + 1), name=f"delta_pot_{k}")
-                for k in range(2)
-            ]
-            delta_lead = Signal(range(-6 * largest, 6 * largest + 1))
-            m.d.comb += delta_lead.eq(delta_potential[1] - delta_potential[0])
+            # The lead's change, each term's sign folded into its table (white's tracks count
+            # up, black's down; a new track up, an old one down; a take-back the opposite): the
+            # old tracks' terms come from registers, the new track's as soon as it is measured.
+            gone_terms, new_terms = [], []
             for k in range(2):
-                new_kind = track_kind(ev_new[k][0], ev_new[k][1])
+                new_kind, dist, relation = track_kind(ev_new[k][0], ev_new[k][1])
                 new_kinds[k] = new_kind
                 gone = ev_old[k]
                 add = ev_add[k]
                 known = ev_known[k]
-                new_value = potential_of(new_kind, f"new_potential_{k}")
-                gone_values = [potential_of(gone[i], f"gone_potential_{k}_{i}") for i in range(2)]
-                m.d.comb += [
-                    delta_attacks[k].eq(
-                        (add & is_attack(new_kind))
-                        - (known[0] & is_attack(gone[0]))
-                        - (known[1] & is_attack(gone[1]))
-                    ),
-                    delta_potential[k].eq(
-                        Mux(add, new_value, 0)
-                        - Mux(known[0], gone_values[0], 0)
-                        - Mux(known[1], gone_values[1], 0)
-                    ),
+                down = ev_sign ^ (k == 0)  # this colour's new track lowers the lead
+                new_terms.append(
+                    Mux(add, signed_potential_at(dist, relation, down, f"new_term_{k}"), 0)
+                )
+                gone_terms += [
+                    Mux(known[i], signed_potential(gone[i], ~down, f"gone_term_{k}_{i}"), 0)
+                    for i in range(2)
                 ]
+                m.d.comb += delta_attacks[k].eq(
+                    (add & is_attack(new_kind))
+                    - (known[0] & is_attack(gone[0]))
+                    - (known[1] & is_attack(gone[1]))
+                )
+            gone_sum = Signal(range(-4 * largest, 4 * largest + 1))
+            new_sum = Signal(range(-2 * largest, 2 * largest + 1))
+            m.d.comb += [gone_sum.eq(sum(gone_terms)), new_sum.eq(new_terms[0] + new_terms[1])]
             next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
             for k in range(2):
                 m.d.comb += next_attacks[k].eq(attacks[k])
@@ -837,7 +852,7 @@ class TrackBoard(wiring.Component):
                     m.d.comb += next_attacks[k].eq(attacks[k] - delta_attacks[k])
                 m.d.sync += attacks[k].eq(next_attacks[k])
             with m.If(ev_valid):
-                m.d.sync += lead.eq(lead + Mux(ev_sign, -delta_lead, delta_lead))
+                m.d.sync += lead.eq(lead + (gone_sum + new_sum))
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change.
