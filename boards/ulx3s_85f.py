@@ -68,6 +68,8 @@ BOARD = BoardSpec(
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
     # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md).
-    # The recursive PV split to ply 4: depth 5 1.12x and depth 6 1.07x sooner than ply 1's.
-    player_options={"search_options": {"engines": 8, "max_depth": 8, "pv_plies": 4}},
+    # The split at ply 1: with the loop potential's evaluation the recursive PV split to ply 4
+    # no longer fits beside 8 engines (84449 LUTs, 101%), and in the model it no longer reaches
+    # depth 5 sooner (docs/parallel.md).
+    player_options={"search_options": {"engines": 8, "max_depth": 8, "pv_plies": 1}},
 )

@@ -49,15 +49,15 @@ __all__ = [
 #: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
 #: its clock, its player (8 search engines, each on its own block-RAM board, a 64 x 64 torus) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
-#: second of board time per move, no node limit, iterations up to 8 plies, the previous best's line
-#: split down to ply 4). The values are kept
+#: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
+#: node split). The values are kept
 #: here so that ``trax --help`` need not import the board files; a test holds them to those
 #: files.
 REAL_BOARD = "ulx3s_85f"
 REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
-REAL_SEARCH = (("engines", 8), ("max_depth", 8), ("pv_plies", 4))
+REAL_SEARCH = (("engines", 8), ("max_depth", 8), ("pv_plies", 1))
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 8 engines play 0.601 nodes per clock (README,
 #: Figures, ``python -m trax_fpga.sim.track_bench --engines 8 --pv-plies 4``; one engine 0.110).

@@ -207,7 +207,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
 @pytest.mark.parametrize(
     ("name", "engines", "search"),
     [
-        ("ulx3s_85f", None, {"max_depth": 8, "engines": 8, "pv_plies": 4}),
+        ("ulx3s_85f", None, {"max_depth": 8, "engines": 8, "pv_plies": 1}),
         ("ice40_hx8k", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         ("icebreaker", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         ("ice40_hx8k", 2, {"max_depth": 3, "evaluation": False, "engines": 2}),
