@@ -59,9 +59,10 @@ REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
 REAL_SEARCH = (("engines", 8), ("max_depth", 8), ("pv_plies", 1))
 REAL_TORUS = 64
-#: Clocks per node of the real board's search: its 8 engines play 0.601 nodes per clock (README,
-#: Figures, ``python -m trax_fpga.sim.track_bench --engines 8 --pv-plies 4``; one engine 0.110).
-CLOCKS_PER_NODE = 1.7
+#: Clocks per node of the real board's search: its 8 engines play 0.526 nodes per clock (README,
+#: Figures, ``python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,8``; one
+#: engine 0.112).
+CLOCKS_PER_NODE = 1.9
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: 75,000

@@ -10,7 +10,13 @@ import random
 
 import pytest
 
-from trax_fpga.hdl.track_board import COMPACT_OPTIONS, TrackBoard
+from trax_fpga.hdl.track_board import (
+    COMPACT_OPTIONS,
+    KIND_WEIGHTS,
+    TrackBoard,
+    potential_bits,
+    track_kind_code,
+)
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Symbol
 from trax_fpga.host.trackeval import track_features
@@ -269,6 +275,25 @@ def test_a_ply_after_plies_taken_back_is_counted_right(board16):
     assert board16.play("@2+", ply=True).legal
     assert board16.features() == model_features(position, 16, 16) == ((0, 0), 73 - 7)
     board16.undo()
+
+
+def test_the_kind_codes_and_their_weights():
+    """The table's codes (4 bits, 0 for none) name each kind once and carry the specification's
+    weight; the lead's bits hold the largest weight for two tracks a cell."""
+    from trax_fpga.host.trackeval import LOOP_WEIGHTS
+
+    codes = {}
+    for distance in range(0, 7):
+        for relation in range(3):
+            code = track_kind_code(distance, relation)
+            assert 0 <= code < 16
+            if 1 <= distance <= 4:
+                assert KIND_WEIGHTS[code] == LOOP_WEIGHTS[distance - 1][relation]
+                assert codes.setdefault(code, (distance, relation)) == (distance, relation)
+            else:
+                assert code == 0
+    assert len(codes) == 12 and 0 not in codes
+    assert (1 << (potential_bits(64, 64) - 1)) > 60 * 2 * 64 * 64
 
 
 def test_a_score_needs_the_counts():
