@@ -240,7 +240,8 @@ class _Searcher:
             if tuning.loop is not None:
                 weights = dataclasses.replace(weights, loop=((0, 0, 0), *tuning.loop))
             v = evaluate(self.position, weights) - tuning.attack * found.attacks[side.other]
-            return -max(-tuning.clamp, min(tuning.clamp, v))
+            v = max(-tuning.clamp, min(tuning.clamp, v))
+            return -(v // tuning.quantum * tuning.quantum)
         return -research_score(found, side, tuning)
 
     def threats(self, ply: int, found, left: int, alpha: int, beta: int) -> int:

@@ -76,6 +76,9 @@ class TrackTuning:
     #: With ``software``: the loop potential's table (rows: distance 1 to 4; columns: the same,
     #: turned, opposite directions) in place of the software player's.
     loop: tuple[tuple[int, int, int], ...] | None = None
+    #: With ``software``: the score within the clamp rounded down to a multiple of this (the
+    #: low bits dropped): coarser scores, more cutoffs.
+    quantum: int = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,4 +181,5 @@ TUNINGS: dict[str, TrackTuning] = {
     # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight or the board's.
     "loops-fit": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP, attack=17),
     "loops-fit150": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP),
+    "sw-loops-q32": TrackTuning(software=True, software_lines=False, quantum=32),
 }
