@@ -3,7 +3,12 @@
 =================  ==========================================================================
 player             the complete player with 8 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), iterations up
-                   to 8 plies, the previous best's line split down to ply 4 (``pv_plies``;
+                   to 8 plies, the previous best's node split (``pv_plies`` 1), the loop
+                   potential's evaluation (built at commit 0db27d0: 81362 of 83640 LUTs, 97%;
+                   10897 FFs; 152 of 208 DP16KD; 25.15 MHz routed against the 25 MHz clock;
+                   2288 s with other jobs running; 0.526 nodes per clock. With the recursive
+                   PV split to ply 4 it did not fit: 84449 LUTs at 0141db0). With the
+                   near-track counts and the split down to ply 4 (``pv_plies`` 4,
                    built at commit 55bc8ac: 80892 of 83640 LUTs, 97%; 11617 FFs; 152 of 208
                    DP16KD; 26.0 MHz routed against the 25 MHz clock; 3980 s with other jobs
                    running; 0.601 nodes per clock. At f752fbc, before the engines' abort was
