@@ -178,8 +178,7 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw": TrackTuning(software=True),
     "sw-loops": TrackTuning(software=True, software_lines=False),
     # The loop potential's table fitted to the recorded games' results (``python -m
-    # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight or the board's.
+    # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight.
     "loops-fit": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP, attack=17),
-    "loops-fit150": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP),
     "sw-loops-q32": TrackTuning(software=True, software_lines=False, quantum=32),
 }
