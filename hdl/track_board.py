@@ -58,6 +58,9 @@ from .types import Symbol, Tile, Verdict
 
 __all__ = [
     "COMPACT_OPTIONS",
+    "KEY_MULTIPLIER",
+    "KEY_SHIFT",
+    "TILES",
     "TrackBoard",
     "TrackOp",
     "box_eq",
@@ -78,6 +81,7 @@ __all__ = [
     "move_signature",
     "port_members",
     "potential_bits",
+    "tile_key",
     "track_kind_code",
 ]
 
@@ -102,6 +106,21 @@ def track_kind_code(distance: int, relation: int) -> int:
 
 #: A track's loop potential by its kind's code.
 KIND_WEIGHTS = (0, *(w for row in LOOP_WEIGHTS for w in row))
+
+
+#: The placed tiles in the order that numbers them in a tile's key.
+TILES = [t for t in Tile if t is not Tile.EMPTY]
+#: A tile's key (:func:`tile_key`): bits ``KEY_SHIFT`` to ``KEY_SHIFT + 31`` of its number's
+#: product by ``KEY_MULTIPLIER`` (Fibonacci hashing: the high bits mix every bit of the number).
+KEY_MULTIPLIER = 0x9E3779B1
+KEY_SHIFT = 15
+
+
+def tile_key(x: int, y: int, tile: Tile) -> int:
+    """The 32-bit key of ``tile`` at torus cell (x, y), as the board's ``position_key`` counts
+    it: its number is the cell's y * 64 + x, then the tile's place in :data:`TILES` (3 bits)."""
+    number = ((y * 64 + x) << 3) | TILES.index(tile)
+    return (number * KEY_MULTIPLIER) >> KEY_SHIFT
 
 
 def potential_bits(columns: int, rows: int) -> int:
@@ -417,6 +436,10 @@ class TrackBoard(wiring.Component):
         loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position
         for white, or black, to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock
         after the counts; 0 without.
+    position_key : Out(32)
+        With ``position_key`` (on tori of at most 64 x 64), the position's Zobrist key: the XOR
+        over its tiles of :func:`tile_key`, kept tile by tile as the counts are (one clock
+        behind the tile); 0 without.
     peek_x, peek_y : In(...)
         While idle, a cell to read: ``peek_tile`` is its tile on the next clock.
     peek_tile : Out(Tile)
@@ -439,6 +462,7 @@ class TrackBoard(wiring.Component):
         marks_in_block_ram: bool = False,
         deferred_appends: bool = False,
         listed_in_hand: bool = False,
+        position_key: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -463,6 +487,9 @@ class TrackBoard(wiring.Component):
         if listed_in_hand and not plain_undo:
             raise ValueError("listed_in_hand needs plain_undo (the cell in hand is kept for UNDO)")
         self.listed_in_hand = bool(listed_in_hand)
+        if position_key and (columns > 64 or rows > 64):
+            raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")
+        self.position_key_kept = bool(position_key)
         c, r = columns, rows
         super().__init__(
             {
@@ -488,6 +515,7 @@ class TrackBoard(wiring.Component):
                 "potential_lead": Out(signed(potential_bits(c, r))),
                 "white_score": Out(signed(12)),
                 "black_score": Out(signed(12)),
+                "position_key": Out(32),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
                 "peek_tile": Out(Tile),
@@ -853,6 +881,25 @@ class TrackBoard(wiring.Component):
                 m.d.sync += attacks[k].eq(next_attacks[k])
             with m.If(ev_valid):
                 m.d.sync += lead.eq(lead + (gone_sum + new_sum))
+
+        # The position's key: a tile's key XORed in when it is placed and again when it is
+        # taken back, from the tile's number registered in its clock (the product after it).
+        if self.position_key_kept:
+            tile_number = Signal(3)
+            with m.Switch(tile):
+                for number, placed_tile in enumerate(TILES):
+                    with m.Case(placed_tile):
+                        m.d.comb += tile_number.eq(number)
+            key_number = Signal(15)
+            key_valid = Signal()
+            m.d.sync += [
+                key_valid.eq(count_place | count_undo),
+                key_number.eq(Cat(tile_number, qx, Const(0, 6 - cx), qy, Const(0, 6 - ry))),
+            ]
+            product = Signal(15 + 32)
+            m.d.comb += product.eq(key_number * KEY_MULTIPLIER)
+            with m.If(key_valid):
+                m.d.sync += self.position_key.eq(self.position_key ^ product[KEY_SHIFT:])
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change.
@@ -1509,6 +1556,7 @@ class TrackBoard(wiring.Component):
                                 self.white_attacks.eq(0),
                                 self.black_attacks.eq(0),
                                 self.potential_lead.eq(0),
+                                self.position_key.eq(0),
                             ]
                             m.d.comb += ply_next.eq(0)
                             m.next = "CLEAR"

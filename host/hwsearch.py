@@ -73,7 +73,13 @@ from .position import Position, _grow
 from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
-from .trackresearch import NO_LINES, TrackTuning, research_features, research_score
+from .trackresearch import (
+    NO_LINES,
+    TrackTuning,
+    position_key,
+    research_features,
+    research_score,
+)
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 
@@ -148,6 +154,7 @@ class _Searcher:
         self.budget = budget
         self.nodes = 0
         self.killers: dict[int, int] = {}  # ply -> window index of its last cutoff move
+        self.hash_table: dict[int, tuple] = {}  # research: slot -> (tag, best move, plies left)
         self.first_legal = None  # the first legal root move played: (index, cell, symbol)
 
     def fits(self, cell: tuple[int, int]) -> bool:
@@ -235,20 +242,25 @@ class _Searcher:
             return -self.negamax(ply + 1, depth, -beta, -alpha)
         if tuning.threat_plies and not found.threatened(side):
             return -self.threats(ply + 1, found, tuning.threat_plies, -beta, -alpha)
+        return -self.tuned_score(found, side)
+
+    def tuned_score(self, found, side) -> int:
+        """The tuning's evaluation of the position, for ``side`` to move."""
+        tuning = self.tuning
         if tuning.software and not found.attacks[side] and found.attacks[side.other] < 2:
             weights = DEFAULT_WEIGHTS if tuning.software_lines else NO_LINES
             if tuning.loop is not None:
                 weights = dataclasses.replace(weights, loop=((0, 0, 0), *tuning.loop))
             v = evaluate(self.position, weights) - tuning.attack * found.attacks[side.other]
             v = max(-tuning.clamp, min(tuning.clamp, v))
-            return -(v // tuning.quantum * tuning.quantum)
-        return -research_score(found, side, tuning)
+            return v // tuning.quantum * tuning.quantum
+        return research_score(found, side, tuning)
 
     def threats(self, ply: int, found, left: int, alpha: int, beta: int) -> int:
         """The side to move (not threatened) stands on the evaluation or makes a threat: a move
         at a target of its near tracks after which it has an attack (the opponent none)."""
         side = self.position.turn
-        best = research_score(found, side, self.tuning)
+        best = self.tuned_score(found, side)
         if abs(best) >= OWN_ATTACK or left == 0 or not found.near[side]:
             return best
         alpha = max(alpha, best)
@@ -269,9 +281,9 @@ class _Searcher:
                     if after.attacks[side] == 0 or after.attacks[side.other] > 0:
                         continue  # not a threat, or the opponent wins first
                     if after.attacks[side] >= 2:
-                        v = -research_score(after, side.other, self.tuning)
+                        v = -self.tuned_score(after, side.other)
                     else:
-                        v = -self.answers(ply + 1, left, -beta, -alpha)
+                        v = -self.answers(ply + 1, after, left, -beta, -alpha)
             finally:
                 self.pop()
             best = max(best, v)
@@ -280,11 +292,16 @@ class _Searcher:
                 break
         return best
 
-    def answers(self, ply: int, left: int, alpha: int, beta: int) -> int:
-        """The threatened side tries every move; the threatening side then goes on (one fewer
-        threat left) or stands on the evaluation."""
+    def answers(self, ply: int, found, left: int, alpha: int, beta: int) -> int:
+        """The threatened side answers (every move, or with ``threat_answers`` "targets" the
+        moves at the attack's targets); the threatening side then goes on (one fewer threat
+        left) or stands on the evaluation."""
+        attacker = self.position.turn.other
+        only = found.attack_targets[attacker] if self.tuning.threat_answers == "targets" else None
         best = -INFINITY
         for _, cell, symbol in self.moves():
+            if only is not None and cell not in only:
+                continue
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
@@ -294,7 +311,7 @@ class _Searcher:
                 else:
                     after, side = self.features(), self.position.turn
                     if after.threatened(side) or after.attacks[side]:
-                        v = -research_score(after, side, self.tuning)
+                        v = -self.tuned_score(after, side)
                     else:
                         v = -self.threats(ply + 1, after, left - 1, -beta, -alpha)
             finally:
@@ -303,7 +320,9 @@ class _Searcher:
             alpha = max(alpha, v)
             if alpha >= beta:
                 break
-        return best if best > -INFINITY else 0
+        if best > -INFINITY:
+            return best
+        return self.tuned_score(found, self.position.turn) if only is not None else 0
 
     def candidates(self, ply: int):
         """A node's candidates at ``ply``: its killer first when it is one (a killer that is
@@ -316,8 +335,18 @@ class _Searcher:
         return candidates
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        best = -INFINITY
-        candidates = self.candidates(ply)
+        tuning = self.tuning
+        entries = tuning.hash_moves if tuning is not None else 0
+        held = None
+        if entries:  # research: the table's move for this position, in place of the killer
+            key = position_key(self.position, self.width, self.height)
+            slot, tag = key % entries, key // entries % (1 << tuning.hash_tag_bits)
+            held = self.hash_table.get(slot)
+        if held is not None and held[0] == tag:
+            candidates = self.moves(first=held[1])
+        else:
+            candidates = self.candidates(ply)
+        best, best_index = -INFINITY, None
         for index, cell, symbol in candidates:
             turn = self.play(cell, symbol)
             if turn is None:
@@ -327,12 +356,17 @@ class _Searcher:
             finally:
                 self.pop()
             if v > best:
-                best = v
+                best, best_index = v, index
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     self.killers[ply] = index
                     break
+        if entries and best_index is not None:
+            left = depth - ply
+            deeper = held is not None and held[0] != tag and held[2] > left
+            if not (tuning.hash_keep_deeper and deeper):
+                self.hash_table[slot] = (tag, best_index, left)
         return best if best > -INFINITY else 0
 
 

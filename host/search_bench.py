@@ -317,6 +317,29 @@ def parallel(
         figure(f"{name}, speedup", f"{single / mean:.2f}", of, where)
 
 
+def depth_nodes(depth: int, count: int = 12, tunings: tuple[str, ...] = ("",)) -> None:
+    """The nodes the sequential model (one engine, no node budget) plays to complete ``depth``
+    on the mid-game positions of the figures, with each of ``tunings`` ("": the gateware's
+    search; else a name of :data:`.trackresearch.TUNINGS`), and the scores it completes with
+    (the same for every tuning that orders moves only)."""
+    found = midgame_positions(count, HW_WINDOW, GAMES_FILE)
+    where = f"host/hwsearch.py, mean over {len(found)} mid-game positions, 64x64, no node budget"
+    for name in tunings:
+        tuning = TUNINGS[name] if name else None
+        results = [
+            hw_search(p, HW_WINDOW, HW_WINDOW, 10**9, depth, board="track", tuning=tuning)
+            for p in found
+        ]
+        mean = statistics.mean(r.nodes for r in results)
+        scores = " ".join(str(r.score) for r in results)
+        figure(
+            f"sequential search, depth {depth}, {name or 'the gateware'}",
+            f"{mean:.0f}",
+            "nodes",
+            f"{where}; scores {scores}",
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trax_fpga.host.search_bench")
     sub = parser.add_subparsers(dest="command")
@@ -352,8 +375,19 @@ def main(argv: list[str] | None = None) -> None:
         default="1,2,4,8",
         help="engine counts, comma-separated (default 1,2,4,8)",
     )
+    nodes = sub.add_parser("depth", help="nodes the sequential model plays to complete a depth")
+    nodes.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
+    nodes.add_argument("--positions", type=int, default=12, help="positions (default 12)")
+    nodes.add_argument(
+        "--tunings",
+        default=",sw-loops-hash",
+        help="comma-separated research tunings (NAME of track-NAME; empty: the gateware's "
+        "search; default ',sw-loops-hash')",
+    )
     args = parser.parse_args(argv)
-    if args.command == "match":
+    if args.command == "depth":
+        depth_nodes(args.depth, args.positions, tuple(args.tunings.split(",")))
+    elif args.command == "match":
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":

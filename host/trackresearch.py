@@ -28,7 +28,22 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
 - ``threat_plies``: a threat search at the horizon: the side to move, not threatened, may also
   try the moves at the targets of its near tracks that make an attack (a threat); the opponent
   must then answer with any move, and the threats go on for at most ``threat_plies`` of the
-  threatening side's moves. The side to move may always stand on the evaluation instead.
+  threatening side's moves. The side to move may always stand on the evaluation instead;
+- ``threat_answers``: with ``threat_plies``, how the threatened side answers a threat: ``"all"``
+  (every move, the first version) or ``"targets"`` (only the moves at the two targets of the
+  attack just made, which cost a few nodes where every move costs some forty; a defence
+  elsewhere, by forced plays into a target, is not seen: the search is a little optimistic for
+  the threatening side);
+- ``hash_moves``: a table of best moves by position (a transposition table used for move order
+  only, never for a score): every node below the root that searches its replies (not a horizon
+  move) looks its position up and, when the table holds a move for it, tries that move first
+  in place of its ply's killer; on its return it stores its best move there. The table is
+  direct-mapped, ``hash_moves`` entries, by the position's Zobrist key (:func:`position_key`:
+  the XOR of a 32-bit key per torus cell and tile) with ``hash_tag_bits`` of the key's other
+  bits as the tag (a position whose tag matches another's gets its move: harmless, the move is
+  tried first or refused); with ``hash_keep_deeper`` an entry of another position searched
+  deeper (more plies left) is kept rather than replaced. The scores of an iteration do not
+  change (alpha-beta's value does not depend on move order); only the nodes it takes.
 """
 
 from __future__ import annotations
@@ -45,8 +60,10 @@ __all__ = [
     "TUNINGS",
     "ResearchFeatures",
     "TrackTuning",
+    "position_key",
     "research_features",
     "research_score",
+    "tile_key",
 ]
 
 
@@ -71,6 +88,7 @@ class TrackTuning:
     long_span: int = 6
     extensions: int = 1
     threat_plies: int = 0
+    threat_answers: str = "all"
     software: bool = False
     software_lines: bool = True
     #: With ``software``: the loop potential's table (rows: distance 1 to 4; columns: the same,
@@ -79,18 +97,25 @@ class TrackTuning:
     #: With ``software``: the score within the clamp rounded down to a multiple of this (the
     #: low bits dropped): coarser scores, more cutoffs.
     quantum: int = 1
+    #: Entries of the table of best moves by position (a power of two; 0: none), the bits of its
+    #: tags, and whether an entry searched deeper is kept.
+    hash_moves: int = 0
+    hash_tag_bits: int = 20
+    hash_keep_deeper: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
 class ResearchFeatures:
-    """Per colour (indexed by :class:`~.tiles.Colour`): attacks, near, far and long tracks, and
-    the targets of the near tracks (where a threat can be made)."""
+    """Per colour (indexed by :class:`~.tiles.Colour`): attacks, near, far and long tracks, the
+    targets of the near tracks (where a threat can be made) and of the attacks (where one is
+    answered)."""
 
     attacks: tuple[int, int]
     near: tuple[int, int]
     far: tuple[int, int]
     long: tuple[int, int]
     near_targets: tuple[frozenset, frozenset]
+    attack_targets: tuple[frozenset, frozenset]
 
     def threatened(self, turn: Colour) -> bool:
         return self.attacks[turn.other] > 0
@@ -109,6 +134,7 @@ def research_features(
     tiles = position.tiles
     attacks, near, far, long = [0, 0], [0, 0], [0, 0], [0, 0]
     targets: list[set] = [set(), set()]
+    attack_targets: list[set] = [set(), set()]
     seen: set[tuple[int, int, int]] = set()
     for (x, y), tile in tiles.items():
         for d, (dx, dy) in enumerate(STEP):
@@ -132,6 +158,7 @@ def research_features(
             distance = ddx + ddy
             if distance == 1:
                 attacks[colour] += 1
+                attack_targets[colour].update((t1, t2))
             elif distance == 2:
                 near[colour] += 1
                 targets[colour].update((t1, t2))
@@ -140,8 +167,39 @@ def research_features(
             if max(ddx, ddy) >= long_span:
                 long[colour] += 1
     return ResearchFeatures(
-        tuple(attacks), tuple(near), tuple(far), tuple(long), tuple(map(frozenset, targets))
+        tuple(attacks),
+        tuple(near),
+        tuple(far),
+        tuple(long),
+        tuple(map(frozenset, targets)),
+        tuple(map(frozenset, attack_targets)),
     )
+
+
+#: A tile's key is the high bits of a multiplicative hash of its 15-bit number (torus cell
+#: y * 64 + x, then the tile's place in :class:`~.tiles.Tile`): Fibonacci hashing, one 15 x 32
+#: bit product by a constant (two DSP multipliers in gateware, where a table of keys per cell
+#: and tile would take 24,576 entries). Tables of keys by pieces of the number (tabulation)
+#: were tried first: their XORs cancel over tiles in a rectangle of pieces, common in a game's
+#: compact positions, and the search played more nodes with them than without a table.
+_GOLDEN = 0x9E3779B1
+_TILE_NUMBER = {tile: n for n, tile in enumerate(Tile)}
+
+
+def tile_key(x: int, y: int, tile: Tile) -> int:
+    """The 32-bit key of ``tile`` at torus cell (x, y) (a torus of at most 64 x 64): bits 15
+    to 46 of the number's product by the constant."""
+    number = ((y * 64 + x) << 3) | _TILE_NUMBER[tile]
+    return (number * _GOLDEN) >> 15
+
+
+def position_key(position: Position, width: int, height: int) -> int:
+    """The position's 32-bit Zobrist key on a ``width`` x ``height`` torus: the XOR of its
+    tiles' :func:`tile_key` at their torus cells."""
+    key = 0
+    for (x, y), tile in position.tiles.items():
+        key ^= tile_key(x % width, y % height, Tile(tile))
+    return key
 
 
 def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning) -> int:
@@ -162,6 +220,19 @@ def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning
 #: The variants measured (docs/evaluation.md). ``fit``: the weights of ``python -m
 #: trax_fpga.host.tune``.
 FIT = TrackTuning(near=9, attack=68)
+
+
+def _hash(entries: int, tag_bits: int = 20, keep_deeper: bool = False) -> TrackTuning:
+    """The board's evaluation (``sw-loops``) with a table of best moves."""
+    return TrackTuning(
+        software=True,
+        software_lines=False,
+        hash_moves=entries,
+        hash_tag_bits=tag_bits,
+        hash_keep_deeper=keep_deeper,
+    )
+
+
 FIT_LOOP = ((60, 40, 10), (53, 13, -27), (16, -6, -9), (-18, 13, -25))
 TUNINGS: dict[str, TrackTuning] = {
     "spec": TrackTuning(),
@@ -181,4 +252,21 @@ TUNINGS: dict[str, TrackTuning] = {
     # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight.
     "loops-fit": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP, attack=17),
     "sw-loops-q32": TrackTuning(software=True, software_lines=False, quantum=32),
+    # The threat search on the board's evaluation, answers at the attack's targets only.
+    "sw-loops-threat2": TrackTuning(
+        software=True, software_lines=False, threat_plies=2, threat_answers="targets"
+    ),
+    "sw-loops-threat4": TrackTuning(
+        software=True, software_lines=False, threat_plies=4, threat_answers="targets"
+    ),
+    # The board's search with a table of best moves: the plan's (docs/hash-moves.md: 4,096
+    # entries, an entry searched deeper kept, 8-bit tags), and the variants it was chosen from.
+    "sw-loops-hash": _hash(4096, tag_bits=8, keep_deeper=True),
+    "sw-loops-hash-replace": _hash(4096),
+    "sw-loops-hash1k": _hash(1024),
+    "sw-loops-hash16k": _hash(16384),
+    "sw-loops-hash1m": _hash(1 << 20),
+    "sw-loops-hash-deep": _hash(4096, keep_deeper=True),
+    "sw-loops-hash2k": _hash(2048, tag_bits=8, keep_deeper=True),
+    "sw-loops-hash-tag1": _hash(4096, tag_bits=1, keep_deeper=True),
 }

@@ -207,6 +207,10 @@ class TrackBoardSim:
         ba, wa, lead = self._get("black_attacks", "white_attacks", "potential_lead")
         return (ba, wa), lead
 
+    def position_key(self) -> int:
+        """The position's Zobrist key as the board keeps it (0 without ``position_key``)."""
+        return self.backend.get("position_key")
+
     def tile(self, x: int, y: int) -> int:
         self.backend.set("peek_x", x)
         self.backend.set("peek_y", y)

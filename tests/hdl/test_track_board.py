@@ -13,14 +13,18 @@ import pytest
 from trax_fpga.hdl.track_board import (
     COMPACT_OPTIONS,
     KIND_WEIGHTS,
+    TILES,
     TrackBoard,
     potential_bits,
     track_kind_code,
 )
+from trax_fpga.hdl.track_board import tile_key as hdl_tile_key
 from trax_fpga.host.position import Position
-from trax_fpga.host.tiles import Symbol
+from trax_fpga.host.tiles import Symbol, Tile
 from trax_fpga.host.trackeval import track_features
 from trax_fpga.host.trackorder import TrackOrder
+from trax_fpga.host.trackresearch import position_key
+from trax_fpga.host.trackresearch import tile_key as model_tile_key
 from trax_fpga.sim.track_driver import TrackBoardSim
 
 from .reference import random_game, window_tiles
@@ -29,16 +33,32 @@ SYMBOLS = list(Symbol)
 
 
 #: The board as the search uses it by default, and with every option that trades clocks for
-#: area (``COMPACT_OPTIONS``), and with four track-end banks alone: the same answers, value by
-#: value.
-BOARD_OPTIONS = {"fast": {}, "compact": COMPACT_OPTIONS, "four_banks": {"edge_banks": 4}}
+#: area (``COMPACT_OPTIONS``), and with four track-end banks and the position's key: the same
+#: answers, value by value.
+BOARD_OPTIONS = {
+    "fast": {},
+    "compact": COMPACT_OPTIONS,
+    "four_banks": {"edge_banks": 4, "position_key": True},
+}
 
 
 @pytest.fixture(scope="module", params=list(BOARD_OPTIONS))
 def board16(request):
     options = BOARD_OPTIONS[request.param]
     with TrackBoardSim((16, 16), "verilator", plies=8, options=options) as board:
+        board.keyed = options.get("position_key", False)
         yield board
+
+
+def board_state(board, position) -> tuple:
+    """What the board keeps of a position (its counts, and its key where it keeps one), beside
+    the model's."""
+    got = (board.features(), board.position_key() if board.keyed else None)
+    want = (
+        model_features(position, 16, 16),
+        position_key(position, 16, 16) if board.keyed else None,
+    )
+    return got, want
 
 
 def model_candidates(order: TrackOrder, width: int, height: int) -> list[tuple]:
@@ -232,9 +252,10 @@ def model_features(position, width, height):
 
 
 def test_track_counts_follow_every_tile(board16):
-    """The evaluation's counts and sums (attacks and loop potential of each colour), kept by the
-    board tile by tile, equal a count from scratch (host/trackeval.py) after every game move,
-    every ply (legal or not) and every undo."""
+    """The evaluation's counts and sums (attacks and loop potential of each colour), and the
+    position's key where the board keeps one, kept by the board tile by tile, equal a count
+    from scratch (host/trackeval.py, host/trackresearch.py) after every game move, every ply
+    (legal or not) and every undo."""
     rng = random.Random(77)
     checked = 0
     for _ in range(40):
@@ -244,7 +265,8 @@ def test_track_counts_follow_every_tile(board16):
         for move in moves:
             board16.play(move)
             order.play(move)
-            assert board16.features() == model_features(order.position, 16, 16), moves
+            got, want = board_state(board16, order.position)
+            assert got == want, moves
             checked += 1
         plies = 0
         for _ in range(rng.randrange(1, 6)):
@@ -252,13 +274,27 @@ def test_track_counts_follow_every_tile(board16):
             if not expected or order.position.is_over:
                 break
             plies += random_ply(board16, order, rng.choice(expected))
-            assert board16.features() == model_features(order.position, 16, 16), moves
+            got, want = board_state(board16, order.position)
+            assert got == want, moves
             checked += 1
         for _ in range(plies):
             board16.undo()
             order.pop()
-            assert board16.features() == model_features(order.position, 16, 16), moves
+            got, want = board_state(board16, order.position)
+            assert got == want, moves
     assert checked > 500
+    if board16.keyed:
+        board16.new_game()
+        assert board16.position_key() == 0
+
+
+def test_the_board_numbers_tiles_keys_as_the_model():
+    for x, y in ((0, 0), (5, 9), (63, 63)):
+        for hdl_tile, host_tile in zip(TILES, Tile, strict=True):
+            assert hdl_tile.value == host_tile.value
+            assert hdl_tile_key(x, y, hdl_tile) == model_tile_key(x, y, host_tile)
+    with pytest.raises(ValueError, match="64 x 64"):
+        TrackBoard(128, 64, position_key=True)
 
 
 def test_a_ply_after_plies_taken_back_is_counted_right(board16):
