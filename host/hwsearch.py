@@ -335,16 +335,29 @@ class _Searcher:
             raise _Stop
         return candidates
 
+    # --- research: a table of best moves (``hash_moves``) ------------------------------------
+
+    def table_entry(self):
+        """This position's slot, tag and what the table holds there; None without a table."""
+        entries = self.tuning.hash_moves if self.tuning is not None else 0
+        if not entries:
+            return None
+        key = position_key(self.position, self.width, self.height)
+        slot, tag = key % entries, key // entries % (1 << self.tuning.hash_tag_bits)
+        return slot, tag, self.hash_table.get(slot)
+
+    def table_store(self, entry, move, left: int) -> None:
+        """Store ``move`` (with ``left`` plies searched below it) at ``entry``'s slot, unless
+        ``hash_keep_deeper`` keeps another position's entry searched deeper."""
+        slot, tag, held = entry
+        deeper = held is not None and held[0] != tag and held[2] > left
+        if not (self.tuning.hash_keep_deeper and deeper):
+            self.hash_table[slot] = (tag, move, left)
+
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        tuning = self.tuning
-        entries = tuning.hash_moves if tuning is not None else 0
-        held = None
-        if entries:  # research: the table's move for this position, in place of the killer
-            key = position_key(self.position, self.width, self.height)
-            slot, tag = key % entries, key // entries % (1 << tuning.hash_tag_bits)
-            held = self.hash_table.get(slot)
-        if held is not None and held[0] == tag:
-            candidates = self.moves(first=held[1])
+        entry = self.table_entry()
+        if entry is not None and entry[2] is not None and entry[2][0] == entry[1]:
+            candidates = self.moves(first=entry[2][1])  # the table's move in place of the killer
         else:
             candidates = self.candidates(ply)
         best, best_index = -INFINITY, None
@@ -363,11 +376,8 @@ class _Searcher:
                 if alpha >= beta:
                     self.killers[ply] = index
                     break
-        if entries and best_index is not None:
-            left = depth - ply
-            deeper = held is not None and held[0] != tag and held[2] > left
-            if not (tuning.hash_keep_deeper and deeper):
-                self.hash_table[slot] = (tag, best_index, left)
+        if entry is not None and best_index is not None:
+            self.table_store(entry, best_index, depth - ply)
         return best if best > -INFINITY else 0
 
 

@@ -217,11 +217,6 @@ def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning
     return max(-tuning.clamp, min(tuning.clamp, value))
 
 
-#: The variants measured (docs/evaluation.md). ``fit``: the weights of ``python -m
-#: trax_fpga.host.tune``.
-FIT = TrackTuning(near=9, attack=68)
-
-
 def _hash(entries: int, tag_bits: int = 20, keep_deeper: bool = False) -> TrackTuning:
     """The board's evaluation (``sw-loops``) with a table of best moves."""
     return TrackTuning(
@@ -233,6 +228,9 @@ def _hash(entries: int, tag_bits: int = 20, keep_deeper: bool = False) -> TrackT
     )
 
 
+#: The variants measured (docs/evaluation.md). ``fit``: the weights of ``python -m
+#: trax_fpga.host.tune``.
+FIT = TrackTuning(near=9, attack=68)
 FIT_LOOP = ((60, 40, 10), (53, 13, -27), (16, -6, -9), (-18, 13, -25))
 TUNINGS: dict[str, TrackTuning] = {
     "spec": TrackTuning(),
@@ -255,9 +253,6 @@ TUNINGS: dict[str, TrackTuning] = {
     # The threat search on the board's evaluation, answers at the attack's targets only.
     "sw-loops-threat2": TrackTuning(
         software=True, software_lines=False, threat_plies=2, threat_answers="targets"
-    ),
-    "sw-loops-threat4": TrackTuning(
-        software=True, software_lines=False, threat_plies=4, threat_answers="targets"
     ),
     # The board's search with a table of best moves: the plan's (docs/hash-moves.md: 4,096
     # entries, an entry searched deeper kept, 8-bit tags), and the variants it was chosen from.
