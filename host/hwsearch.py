@@ -23,6 +23,11 @@ first when it is one of its candidates, then the others in window order. A kille
 candidate is still "tried" for the budget: the check below is made before it, as before a
 candidate (the gateware asks the board to play it, and the board refuses it).
 
+*Table of best moves* (``move_table``, on the block-RAM board; :mod:`.movetable`): every node
+below the root looks its position up on entry; when the table holds a move for it, that move
+takes the killer's place as the node's first move (tried as a killer is, the budget checked
+before it even when it is no candidate). On its return the node stores its best move.
+
 *Nodes and budget.* A node is one legal move played. Before playing a candidate, if ``nodes ==
 budget`` the search stops (the iteration in progress is abandoned).
 
@@ -69,18 +74,13 @@ import dataclasses
 from .errors import IllegalMoveError
 from .evaluate import DEFAULT_WEIGHTS, evaluate
 from .hweval import MAX_EXTENSIONS, features, score
+from .movetable import MoveTable, position_key
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
-from .trackresearch import (
-    NO_LINES,
-    TrackTuning,
-    position_key,
-    research_features,
-    research_score,
-)
+from .trackresearch import NO_LINES, TrackTuning, research_features, research_score
 
 __all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
 
@@ -142,8 +142,16 @@ class _Searcher:
         evaluation: bool,
         board: str = "window",
         tuning: TrackTuning | None = None,
+        move_table: int = 0,
     ):
         self.tuning = tuning
+        self.table = None  # the table of best moves (:mod:`.movetable`), or None
+        if move_table:
+            self.table = MoveTable(move_table)
+        elif tuning is not None and tuning.hash_moves:
+            self.table = MoveTable(
+                tuning.hash_moves, tuning.hash_tag_bits, keep_deeper=tuning.hash_keep_deeper
+            )
         self.order = None
         if board == "track":
             self.order = TrackOrder(position)
@@ -155,7 +163,6 @@ class _Searcher:
         self.budget = budget
         self.nodes = 0
         self.killers: dict[int, int] = {}  # ply -> window index of its last cutoff move
-        self.hash_table: dict[int, tuple] = {}  # research: slot -> (tag, best move, plies left)
         self.first_legal = None  # the first legal root move played: (index, cell, symbol)
 
     def fits(self, cell: tuple[int, int]) -> bool:
@@ -325,43 +332,24 @@ class _Searcher:
             return best
         return self.tuned_score(found, self.position.turn) if only is not None else 0
 
-    def candidates(self, ply: int):
-        """A node's candidates at ``ply``: its killer first when it is one (a killer that is
-        none is tried all the same, so the budget is checked before it)."""
-        killer = self.killers.get(ply)
-        candidates = self.moves(first=killer)
-        not_a_candidate = killer is not None and (not candidates or candidates[0][0] != killer)
+    def candidates(self, first):
+        """A node's candidates, ``first`` first when it is one (a first move that is none is
+        tried all the same, so the budget is checked before it)."""
+        candidates = self.moves(first=first)
+        not_a_candidate = first is not None and (not candidates or candidates[0][0] != first)
         if not_a_candidate and self.nodes == self.budget:  # the gateware tries it all the same
             raise _Stop
         return candidates
 
-    # --- research: a table of best moves (``hash_moves``) ------------------------------------
-
-    def table_entry(self):
-        """This position's slot, tag and what the table holds there; None without a table."""
-        entries = self.tuning.hash_moves if self.tuning is not None else 0
-        if not entries:
-            return None
-        key = position_key(self.position, self.width, self.height)
-        slot, tag = key % entries, key // entries % (1 << self.tuning.hash_tag_bits)
-        return slot, tag, self.hash_table.get(slot)
-
-    def table_store(self, entry, move, left: int) -> None:
-        """Store ``move`` (with ``left`` plies searched below it) at ``entry``'s slot, unless
-        ``hash_keep_deeper`` keeps another position's entry searched deeper."""
-        slot, tag, held = entry
-        deeper = held is not None and held[0] != tag and held[2] > left
-        if not (self.tuning.hash_keep_deeper and deeper):
-            self.hash_table[slot] = (tag, move, left)
-
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        entry = self.table_entry()
-        if entry is not None and entry[2] is not None and entry[2][0] == entry[1]:
-            candidates = self.moves(first=entry[2][1])  # the table's move in place of the killer
-        else:
-            candidates = self.candidates(ply)
+        probe = None
+        first = self.killers.get(ply)
+        if self.table is not None:
+            probe = self.table.probe(position_key(self.position, self.width, self.height))
+            if probe.move is not None:
+                first = probe.move  # the table's move in place of the killer
         best, best_index = -INFINITY, None
-        for index, cell, symbol in candidates:
+        for index, cell, symbol in self.candidates(first):
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
@@ -376,8 +364,8 @@ class _Searcher:
                 if alpha >= beta:
                     self.killers[ply] = index
                     break
-        if entry is not None and best_index is not None:
-            self.table_store(entry, best_index, depth - ply)
+        if probe is not None and best_index is not None:
+            self.table.store(probe, best_index, depth - ply)
         return best if best > -INFINITY else 0
 
 
@@ -391,6 +379,7 @@ def hw_search(
     evaluation: bool = True,
     board: str = "window",
     tuning: TrackTuning | None = None,
+    move_table: int = 0,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
@@ -399,15 +388,21 @@ def hw_search(
     ``"window"`` (the first design's ``hdl/search.py``, removed; kept for the strength comparison
     of ``host/search_bench.py``) or ``"track"`` (``hdl/track_search.py``: W x H is the torus;
     the evaluation is that of whole tracks, :mod:`.trackeval`). ``tuning`` (research, block-RAM
-    board only; None: the gateware's) is a candidate evaluation, :mod:`.trackresearch`."""
+    board only; None: the gateware's) is a candidate evaluation, :mod:`.trackresearch`.
+    ``move_table`` (block-RAM board) is the entries of the table of best moves
+    (:mod:`.movetable`; 0: none)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
     if tuning is not None and (board != "track" or not evaluation):
         raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
+    if move_table and (board != "track" or (tuning is not None and tuning.hash_moves)):
+        raise ValueError("a table of best moves is for the block-RAM board, and only one")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    searcher = _Searcher(position.copy(), width, height, budget, evaluation, board, tuning)
+    searcher = _Searcher(
+        position.copy(), width, height, budget, evaluation, board, tuning, move_table
+    )
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):
         best, best_move = -INFINITY, None

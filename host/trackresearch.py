@@ -34,16 +34,10 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
   attack just made, which cost a few nodes where every move costs some forty; a defence
   elsewhere, by forced plays into a target, is not seen: the search is a little optimistic for
   the threatening side);
-- ``hash_moves``: a table of best moves by position (a transposition table used for move order
-  only, never for a score): every node below the root that searches its replies (not a horizon
-  move) looks its position up and, when the table holds a move for it, tries that move first
-  in place of its ply's killer; on its return it stores its best move there. The table is
-  direct-mapped, ``hash_moves`` entries, by the position's Zobrist key (:func:`position_key`:
-  the XOR of a 32-bit key per torus cell and tile) with ``hash_tag_bits`` of the key's other
-  bits as the tag (a position whose tag matches another's gets its move: harmless, the move is
-  tried first or refused); with ``hash_keep_deeper`` an entry of another position searched
-  deeper (more plies left) is kept rather than replaced. The scores of an iteration do not
-  change (alpha-beta's value does not depend on move order); only the nodes it takes.
+- ``hash_moves``: a table of best moves (:mod:`.movetable`, the gateware's ``move_table``)
+  of ``hash_moves`` entries, ``hash_tag_bits`` of tag, an entry searched deeper kept or not
+  (``hash_keep_deeper``): the sizes and policies the gateware's was chosen from
+  (docs/hash-moves.md), on the board's evaluation (``sw-loops``).
 """
 
 from __future__ import annotations
@@ -60,10 +54,8 @@ __all__ = [
     "TUNINGS",
     "ResearchFeatures",
     "TrackTuning",
-    "position_key",
     "research_features",
     "research_score",
-    "tile_key",
 ]
 
 
@@ -174,32 +166,6 @@ def research_features(
         tuple(map(frozenset, targets)),
         tuple(map(frozenset, attack_targets)),
     )
-
-
-#: A tile's key is the high bits of a multiplicative hash of its 15-bit number (torus cell
-#: y * 64 + x, then the tile's place in :class:`~.tiles.Tile`): Fibonacci hashing, one 15 x 32
-#: bit product by a constant (two DSP multipliers in gateware, where a table of keys per cell
-#: and tile would take 24,576 entries). Tables of keys by pieces of the number (tabulation)
-#: were tried first: their XORs cancel over tiles in a rectangle of pieces, common in a game's
-#: compact positions, and the search played more nodes with them than without a table.
-_GOLDEN = 0x9E3779B1
-_TILE_NUMBER = {tile: n for n, tile in enumerate(Tile)}
-
-
-def tile_key(x: int, y: int, tile: Tile) -> int:
-    """The 32-bit key of ``tile`` at torus cell (x, y) (a torus of at most 64 x 64): bits 15
-    to 46 of the number's product by the constant."""
-    number = ((y * 64 + x) << 3) | _TILE_NUMBER[tile]
-    return (number * _GOLDEN) >> 15
-
-
-def position_key(position: Position, width: int, height: int) -> int:
-    """The position's 32-bit Zobrist key on a ``width`` x ``height`` torus: the XOR of its
-    tiles' :func:`tile_key` at their torus cells."""
-    key = 0
-    for (x, y), tile in position.tiles.items():
-        key ^= tile_key(x % width, y % height, Tile(tile))
-    return key
 
 
 def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning) -> int:

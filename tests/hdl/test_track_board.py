@@ -19,12 +19,12 @@ from trax_fpga.hdl.track_board import (
     track_kind_code,
 )
 from trax_fpga.hdl.track_board import tile_key as hdl_tile_key
+from trax_fpga.host.movetable import position_key
+from trax_fpga.host.movetable import tile_key as model_tile_key
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Symbol, Tile
 from trax_fpga.host.trackeval import track_features
 from trax_fpga.host.trackorder import TrackOrder
-from trax_fpga.host.trackresearch import position_key
-from trax_fpga.host.trackresearch import tile_key as model_tile_key
 from trax_fpga.sim.track_driver import TrackBoardSim
 
 from .reference import random_game, window_tiles

@@ -18,7 +18,6 @@ from trax_fpga.host.trackresearch import (
     NO_LINES,
     TUNINGS,
     TrackTuning,
-    position_key,
     research_features,
     research_score,
 )
@@ -172,16 +171,6 @@ def test_the_table_of_best_moves_changes_the_order_not_the_scores():
         with_table += got.nodes
         checked += 1
     assert with_table < without
-
-
-def test_the_position_key_is_the_xor_of_its_tiles_keys_on_the_torus():
-    position = Position.from_moves(["@0/", "A2\\", "B1+", "@1+"])
-    key = position_key(position, 16, 16)
-    assert 0 <= key < 1 << 32
-    before = position_key(Position.from_moves(["@0/", "A2\\", "B1+"]), 16, 16)
-    assert key != before
-    assert position_key(position, 16, 16) == key  # the same keys every time
-    assert position_key(position, 8, 8) != key  # the same tiles at other torus cells
 
 
 def test_the_depth_figure_prints_one_line_per_tuning(capsys, monkeypatch):
