@@ -16,6 +16,7 @@ stops at whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` c
 
 from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .ply_registers import PlyRegisters
@@ -45,7 +46,11 @@ from .track_board import (
 )
 from .types import Colour, Symbol, Verdict
 
-__all__ = ["TrackSearch", "ordinal_shape", "search_members", "split_plies"]
+__all__ = ["TABLE_TAG_BITS", "TrackSearch", "ordinal_shape", "search_members", "split_plies"]
+
+#: The tag bits of an entry of the table of best moves (``move_table``): the key's bits above
+#: its slot's (host/movetable.py's ``TAG_BITS``).
+TABLE_TAG_BITS = 8
 
 
 def ordinal_shape(columns: int, rows: int) -> range:
@@ -146,6 +151,14 @@ class TrackSearch(wiring.Component):
         most 2 plies above an iteration's horizon (:func:`split_plies`).
     board_options : dict
         More keyword arguments of the :class:`~.track_board.TrackBoard` (its area options).
+    move_table : int
+        The entries of a table of best moves (a power of two; 0, the default: none), in block
+        RAM: every node below the root looks its position up by the board's key and tries the
+        move found there first in place of its ply's killer, and stores its best move there on
+        its return (host/movetable.py; a clock more per node that searches its replies).
+        The table is emptied after every search, a slot a clock, while the search is idle; a
+        search started before that is done waits for it (its clocks count). Not with
+        ``split`` yet.
 
     Members
     -------
@@ -240,6 +253,7 @@ class TrackSearch(wiring.Component):
         split: bool = False,
         pv_plies: int = 1,
         board_options: dict | None = None,
+        move_table: int = 0,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -251,6 +265,20 @@ class TrackSearch(wiring.Component):
         self.split = split
         self.pv_plies = split_plies(pv_plies, max_depth)
         self.board_options = dict(board_options or {})
+        if (
+            not isinstance(move_table, int)
+            or move_table in (1,)
+            or move_table < 0
+            or move_table & (move_table - 1)
+        ):
+            raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
+        if move_table and split:
+            raise ValueError("the table of best moves is not in the split search yet")
+        if move_table.bit_length() - 1 + TABLE_TAG_BITS > 32:
+            raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
+        self.move_table = move_table
+        if move_table:
+            self.board_options["position_key"] = True
         super().__init__(search_members(columns, rows, split=split, pv_plies=self.pv_plies))
 
     def elaborate(self, platform):
@@ -337,18 +365,61 @@ class TrackSearch(wiring.Component):
         shared_first = Signal()
         m.d.comb += shared_first.eq(in_split & (split_ply < deepest))
 
+        # The table of best moves (host/movetable.py): an entry is a move, its tag and the
+        # plies searched below it plus one (0: empty). A node keeps where it looked up (its
+        # slot and tag, and whether it may store there) and its first move, chosen on entry.
+        entries = self.move_table
+        if entries:
+            slot_bits = entries.bit_length() - 1
+            entry_layout = data.StructLayout(
+                {"move": moves_shape, "tag": TABLE_TAG_BITS, "left": range(max_depth + 1)}
+            )
+            lookup_layout = data.StructLayout(
+                {
+                    "slot": slot_bits,
+                    "tag": TABLE_TAG_BITS,
+                    "store": 1,
+                    "first": moves_shape,
+                    "first_valid": 1,
+                }
+            )
+            m.submodules.move_table = table = Memory(shape=entry_layout, depth=entries, init=[])
+            table_write, table_read = table.write_port(), table.read_port()
+            lookups = per_ply("lookup", lookup_layout, fixed=0)
+            best_moves = per_ply("best_move", moves_shape, fixed=0)
+            ply_registers += (lookups, best_moves)
+            key = board.position_key
+            key_tag = key[slot_bits : slot_bits + TABLE_TAG_BITS]
+            m.d.comb += table_read.addr.eq(key[:slot_bits])
+            left_here = Signal(range(max_depth + 1))  # plies below the board's ply, plus one
+            m.d.comb += left_here.eq(iteration - ply + 1)
+            clearing = Signal()  # emptying the table after a search, a slot a clock
+            clear_slot = Signal(slot_bits)
+            with m.If(clearing):
+                m.d.comb += [table_write.addr.eq(clear_slot), table_write.en.eq(1)]
+                m.d.sync += clear_slot.eq(clear_slot + 1)
+                with m.If(clear_slot == entries - 1):
+                    m.d.sync += clearing.eq(0)
+
         cursor_here = cursors.here
         move_here = moves.here
         best_here = best.here
         killer_here = killer.here
         killer_valid_here = killer_valid.here
 
-        # The node's first move: the previous best at the root, the ply's killer below it.
+        # The node's first move: the previous best at the root, the ply's killer below it (or
+        # with the table, the move chosen on entry: the table's, else the killer).
+        if entries:
+            node_first, node_first_valid = lookups.here.first, lookups.here.first_valid
+            parent_first, parent_first_valid = lookups.parent.first, lookups.parent.first_valid
+        else:
+            node_first, node_first_valid = killer_here, killer_valid_here
+            parent_first, parent_first_valid = killer.parent, killer_valid.parent
         first = Signal(moves_shape)
         first_valid = Signal()
         m.d.comb += [
-            first.eq(Mux(ply == 0, result, killer_here)),
-            first_valid.eq(Mux(ply == 0, have_result, killer_valid_here)),
+            first.eq(Mux(ply == 0, result, node_first)),
+            first_valid.eq(Mux(ply == 0, have_result, node_first_valid)),
         ]
         candidate = Signal(moves_shape)
         m.d.comb += candidate.eq(Cat(board.cand.x, board.cand.y, board.cand.symbol))
@@ -500,8 +571,8 @@ class TrackSearch(wiring.Component):
             """The terms of the parent's next move (at ``place``, its first move passed over)."""
             next_move(
                 place,
-                Mux(parent == 0, result, parent_killer),
-                Mux(parent == 0, have_result, parent_killer_valid),
+                Mux(parent == 0, result, parent_first),
+                Mux(parent == 0, have_result, parent_first_valid),
             )
 
         def proceed(value, *, at_once=False):
@@ -518,6 +589,8 @@ class TrackSearch(wiring.Component):
             whether it proceeds is settled here (before the ply is taken back)."""
             with m.If(v > parent_best):
                 best.set_parent(v)
+                if entries:
+                    best_moves.set_parent(move)
             with m.If(parent == 0):
                 if not split:
                     with m.If(v > parent_best):
@@ -603,7 +676,10 @@ class TrackSearch(wiring.Component):
                 enter_node(-parent_beta, -parent_alpha)
                 if descend:
                     m.d.sync += [split_ply.eq(split_ply + 1), ordinal.eq(0)]
-                first_step(killer_valid_here, killer_here, Const(0, cursor.size))
+                if entries:  # the table reads at the child's key (settled, as the counts are)
+                    m.next = "PROBE"
+                else:
+                    first_step(killer_valid_here, killer_here, Const(0, cursor.size))
             with m.Else():
                 # A leaf: the board takes it back at once, with the terms of the parent's next
                 # move, while its score is compared in the next clock (LEAF), which settles
@@ -613,9 +689,10 @@ class TrackSearch(wiring.Component):
                 command(TrackOp.UNDO_NEXT)
                 m.next = "LEAF"
 
-        def first_step(has_first, first_move_v, cursor_v):
-            """A node's next step: its first move (PV or killer) if it has one yet to try, else
-            its next legal move after ``cursor_v``."""
+        def first_step(has_first, first_move_v, cursor_v, skip=first, skip_valid=first_valid):
+            """A node's next step: its first move (PV, killer or the table's) if it has one yet
+            to try, else its next legal move after ``cursor_v`` (its first move, ``skip``,
+            passed over)."""
             with m.If(has_first):
                 with m.If(spent):
                     m.next = "ABORT"
@@ -626,7 +703,7 @@ class TrackSearch(wiring.Component):
                     command(TrackOp.PLY)
                     m.next = "PLAY"
             with m.Else():
-                next_move(cursor_v, first, first_valid)
+                next_move(cursor_v, skip, skip_valid)
                 command(TrackOp.NEXT)
                 m.next = "CANDIDATE"
 
@@ -673,7 +750,26 @@ class TrackSearch(wiring.Component):
                         with m.Else():
                             m.next = "ITERATE"
                 with m.Else():
+                    if entries:
+                        store_best()
                     back_up(-v, parent_move, parent_cursor)
+
+        def store_best():
+            """The node at the board's ply returns: its best move to the table, if it has one
+            and may store it."""
+            here = lookups.here
+            with m.If(here.store & (best_here != -INFINITY)):
+                m.d.comb += [
+                    table_write.addr.eq(here.slot),
+                    table_write.data.move.eq(best_moves.here),
+                    table_write.data.tag.eq(here.tag),
+                    table_write.data.left.eq(left_here),
+                    table_write.en.eq(1),
+                ]
+
+        def start_clearing():
+            if entries:
+                m.d.sync += [clearing.eq(1), clear_slot.eq(0)]
 
         with m.FSM(name="search_fsm") as fsm:
             with m.State("IDLE"):
@@ -706,8 +802,39 @@ class TrackSearch(wiring.Component):
                         ]
                     with m.Else():
                         m.d.sync += searching.eq(1)
+                        if entries:
+                            m.next = "CLEAR"
+                        else:
+                            command(TrackOp.COMPACT)
+                            m.next = "COMPACT"
+            if entries:
+                with m.State("CLEAR"):  # the table is emptied after the last search first
+                    with m.If(abort_now):
+                        m.next = "UNWIND"
+                    with m.Elif(~clearing):
                         command(TrackOp.COMPACT)
                         m.next = "COMPACT"
+                with m.State("PROBE"):  # a node is entered: the entry at its key's slot, its first
+                    # move (the key of the position after a move is settled when the board is
+                    # done with it, as its counts are for LEAF's score a clock later)
+                    with m.If(abort_now):
+                        m.next = "UNWIND"
+                    with m.Else():
+                        held = table_read.data
+                        hit = (held.left != 0) & (held.tag == key_tag)
+                        deeper = (held.left != 0) & (held.tag != key_tag) & (held.left > left_here)
+                        lookup = Signal(lookup_layout)
+                        m.d.comb += [
+                            lookup.slot.eq(key[:slot_bits]),
+                            lookup.tag.eq(key_tag),
+                            lookup.store.eq(~deeper),
+                            lookup.first.eq(Mux(hit, held.move, killer_here)),
+                            lookup.first_valid.eq(hit | killer_valid_here),
+                        ]
+                        lookups.set_here(lookup)
+                        chosen, valid = lookup.first, lookup.first_valid
+                        m.d.sync += first_pending.eq(valid)
+                        first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
             with m.State("COMPACT"):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
@@ -858,6 +985,7 @@ class TrackSearch(wiring.Component):
             with m.State("UNWIND"):  # aborted: back to the game's position, quietly
                 with m.If(ply == 0):
                     m.d.sync += [searching.eq(0), aborting.eq(0), self.busy.eq(0)]
+                    start_clearing()
                     m.next = "IDLE"
                 with m.Else():
                     command(TrackOp.UNDO)
@@ -866,6 +994,7 @@ class TrackSearch(wiring.Component):
                 with m.If(board.done):
                     m.next = "UNWIND"
             with m.State("FINISH"):
+                start_clearing()
                 m.d.sync += [
                     searching.eq(0),
                     self.found.eq(have_result),

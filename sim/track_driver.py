@@ -241,7 +241,8 @@ class TrackSearchSim:
     a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many (splitting the
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
     on ``torus``. ``board_options`` are the one engine's
-    :class:`~trax_fpga.hdl.track_board.TrackBoard` options."""
+    :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` its table of best
+    moves' entries."""
 
     def __init__(
         self,
@@ -254,6 +255,7 @@ class TrackSearchSim:
         pv_plies: int = 1,
         component=None,
         board_options: dict | None = None,
+        move_table: int = 0,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
@@ -268,6 +270,7 @@ class TrackSearchSim:
                 max_depth,
                 evaluation=evaluation,
                 board_options=board_options,
+                move_table=move_table,
             )
         else:
             self.component = ParallelSearch(

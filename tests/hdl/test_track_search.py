@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """The search on the block-RAM board (hdl/track_search.py) against its software model.
 
 The model is ``host/hwsearch.py`` with ``board="track"`` (candidates in the order of
@@ -26,32 +27,46 @@ SYMBOLS = list(Symbol)
 
 
 #: The searches checked: the default one, the same on the board whose options trade clocks for
-#: area (the same nodes, moves and scores, in more clocks), and the mate searcher on that board
-#: (the small iCE40s' player: no evaluation, so no counts).
+#: area (the same nodes, moves and scores, in more clocks), the mate searcher on that board
+#: (the small iCE40s' player: no evaluation, so no counts), and the default one with a table of
+#: best moves, a small one (most slots are wanted by several positions: every rule of the
+#: table is used).
+TABLE = 64
 SEARCHES = {
-    "fast": (True, {}),
-    "compact": (True, COMPACT_OPTIONS),
-    "compact_mate": (False, COMPACT_OPTIONS),
+    "fast": (True, {}, 0),
+    "compact": (True, COMPACT_OPTIONS, 0),
+    "compact_mate": (False, COMPACT_OPTIONS, 0),
+    "table": (True, {}, TABLE),
 }
 
 
 @pytest.fixture(scope="module", params=list(SEARCHES))
 def rtl(request):
-    evaluation, board_options = SEARCHES[request.param]
+    evaluation, board_options, move_table = SEARCHES[request.param]
     with TrackSearchSim(
         (TORUS, TORUS),
         "verilator",
         max_depth=DEPTH,
         evaluation=evaluation,
         board_options=board_options,
+        move_table=move_table,
     ) as engine:
         yield engine
 
 
 def model_search(rtl, position, budget, depth=DEPTH):
-    """The software model of ``rtl``'s search (with or without the evaluation)."""
-    evaluation = rtl.component.evaluation
-    return hw_search(position, TORUS, TORUS, budget, depth, evaluation=evaluation, board="track")
+    """The software model of ``rtl``'s search (with or without the evaluation and the table)."""
+    component = rtl.component
+    return hw_search(
+        position,
+        TORUS,
+        TORUS,
+        budget,
+        depth,
+        evaluation=component.evaluation,
+        board="track",
+        move_table=getattr(component, "move_table", 0),  # (a ParallelSearch has none)
+    )
 
 
 def positions_from_games(count, plies):
@@ -110,6 +125,19 @@ def test_equals_the_model_on_human_game_positions(rtl):
             check(rtl, position, budget)
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rtl", ["table"], indirect=True)
+def test_the_table_of_best_moves_takes_other_nodes(rtl):
+    """The table variant's checks are not the default search's again: on these positions the
+    model with the table plays other numbers of nodes (and the gateware with it, checked)."""
+    differ = 0
+    for position in positions_from_games(6, 24):
+        got = check(rtl, position, 10**6)
+        without = hw_search(position, TORUS, TORUS, 10**6, DEPTH, board="track")
+        assert (got.score, got.depth) == (without.score, without.depth)
+        differ += got.nodes != without.nodes
+    assert differ >= 3
 
 
 def test_equals_the_model_on_random_positions(rtl):
@@ -179,3 +207,15 @@ def test_the_gateware_constants_are_the_models():
         assert getattr(scores, name) == getattr(trackeval, name), name
     assert -(1 << (scores.SCORE_BITS - 1)) < -scores.INFINITY
     assert scores.INFINITY < 1 << (scores.SCORE_BITS - 1)
+    from trax_fpga.hdl.track_search import TABLE_TAG_BITS
+    from trax_fpga.host.movetable import TAG_BITS
+
+    assert TABLE_TAG_BITS == TAG_BITS
+
+
+@pytest.mark.parametrize("entries", [1, 3, -4, 1 << 25])
+def test_a_table_of_best_moves_is_a_power_of_two_that_leaves_room_for_its_tags(entries):
+    from trax_fpga.hdl.track_search import TrackSearch
+
+    with pytest.raises(ValueError):
+        TrackSearch(TORUS, TORUS, move_table=entries)
