@@ -3,7 +3,7 @@ per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
 [--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5] [--pv-plies 1]
-[--records FILE]``
+[--move-table 4096] [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -13,6 +13,9 @@ Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <cond
 - the search (:class:`~trax_fpga.hdl.track_search.TrackSearch`) on mid-game positions of the
   human games: clocks per searched node (mean over the searches), and what that is at the
   ULX3S's 25 MHz clock;
+- the search with a table of best moves (``--move-table`` entries, docs/hash-moves.md) against
+  the same search without: the clocks and nodes to complete depth 4 and 5 (no node limit), the
+  mean over the parallel figures' positions;
 - the many-engine search (:class:`~trax_fpga.hdl.parallel_search.ParallelSearch`, docs/parallel.md)
   for each number of engines: the clocks to complete depth 4 and 5 (no node limit), the nodes
   per clock, and the nodes per second at 25 MHz and at the routed clock of the ULX3S player
@@ -106,6 +109,41 @@ def search_figures(torus: int, count: int, budget: int, depth: int, records: pat
     figure(
         "track search, depth completed (mean)", f"{statistics.fmean(depths):.1f}", "plies", where
     )
+
+
+def table_figures(
+    torus: int, count: int, entries: int, depths: list[int], records: pathlib.Path
+) -> None:
+    """The one-engine search with a table of ``entries`` best moves against the same search
+    without: the clocks and nodes to complete each depth (no node limit), the mean over the
+    positions."""
+    cycles_at: dict[tuple[int, int], float] = {}
+    for table in (0, entries):
+        per_depth: dict[int, list[tuple[int, int]]] = {d: [] for d in depths}
+        for d in depths:  # (one build per depth: the search's deepest iteration)
+            with TrackSearchSim(
+                (torus, torus), "verilator", max_depth=d, move_table=table
+            ) as engine:
+                for position in positions(count, torus, records):
+                    engine.new_game()
+                    for turn in position.turns:
+                        engine.play(turn.move)
+                    got = engine.search(int(position.turn is Colour.WHITE), UNLIMITED)
+                    per_depth[d].append((got.cycles, got.nodes))
+        name = f"a table of {table} best moves" if table else "no table"
+        where = f"TrackSearch {torus}x{torus}, {name}, Verilator, {count} human-game positions"
+        for d in depths:
+            cycles_at[table, d] = statistics.fmean(c for c, _ in per_depth[d])
+            nodes = statistics.fmean(n for _, n in per_depth[d])
+            gain = ""
+            if table:
+                gain = f", {cycles_at[0, d] / cycles_at[table, d]:.2f}x sooner than without"
+            figure(
+                f"track search, {name}, clocks to depth {d} (mean)",
+                f"{cycles_at[table, d]:,.0f}",
+                "clocks",
+                f"{where}, {nodes:,.0f} nodes{gain}",
+            )
 
 
 def parallel_figures(
@@ -259,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         help="split the previous best's line to this ply (default 1: the node below it)",
     )
     parser.add_argument(
+        "--move-table",
+        type=int,
+        default=4096,
+        help="the table of best moves' figures: its entries (default 4096; 0: none)",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -268,6 +312,14 @@ def main(argv: list[str] | None = None) -> int:
     rules_figures(args.torus, args.records)
     if args.positions:
         search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
+    if args.move_table:
+        table_figures(
+            args.torus,
+            args.parallel_positions,
+            args.move_table,
+            args.parallel_depths,
+            args.records,
+        )
     if args.engines:
         parallel_figures(
             args.torus,
