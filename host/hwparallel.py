@@ -257,7 +257,7 @@ class _Engine(_Searcher):
         """The replies of ``node`` (the board is at it, ply 1) by ticket, each searched with the
         node's window as it stands, until they run out or the node is cut off (then the reply
         in hand is given up)."""
-        moves = iter(self.candidates(1))
+        moves = iter(self.candidates(self.killers.get(1)))
         ordinal = 0
         while not node.cut:
             ticket = node.ticket()
@@ -335,7 +335,7 @@ class _Engine(_Searcher):
         engine plays its ordinal 0 itself and the node below is split the same way (the
         recursive PV split); at the deepest, ordinal 0 is a ticket, searched alone."""
         node = shared.split_node(ply)
-        moves = iter(self.candidates(ply))
+        moves = iter(self.candidates(self.killers.get(ply)))  # (never the table's move)
         ordinal = 0
         if ply < shared.deepest:
             taken = self.take(moves, 0, 0)
@@ -375,8 +375,9 @@ class _Engine(_Searcher):
     ) -> Iterator[bool]:
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value.
         Under a help ``node``, raises ``_Cut`` after a node once that one is cut off."""
-        best = -INFINITY
-        for key, cell, symbol in self.candidates(ply):
+        probe, candidates = self.enter(ply)
+        best, best_key = -INFINITY, None
+        for key, cell, symbol in candidates:
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
@@ -390,12 +391,13 @@ class _Engine(_Searcher):
             finally:
                 self.pop()
             if v > best:
-                best = v
+                best, best_key = v, key
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     self.killers[ply] = key
                     break
+        self.leave(probe, best_key, depth - ply)
         return best if best > -INFINITY else 0
 
 
@@ -410,13 +412,17 @@ def hw_parallel_search(
     evaluation: bool = True,
     pv_plies: int = 1,
     helpers: bool = False,
+    move_table: int = 0,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
     nodes per engine. With ``pv_plies`` above 1, the nodes of the previous best's line are
     split down to that ply, and no deeper than 2 plies above the iteration's horizon: the
     recursive PV split (the gateware's ``ParallelSearch(pv_plies=...)``). With ``helpers``, an
-    engine whose root moves ran out helps the root moves still searched (model only so far)."""
+    engine whose root moves ran out helps the root moves still searched (model only so far).
+    ``move_table``: every engine has a table of best moves of that many entries, its own
+    (:mod:`.movetable`), which the split nodes neither read nor write (their order is engine
+    0's killer first for every engine)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -425,7 +431,8 @@ def hw_parallel_search(
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
     team = [
-        _Engine(position.copy(), width, height, budget, evaluation, "track") for _ in range(engines)
+        _Engine(position.copy(), width, height, budget, evaluation, "track", None, move_table)
+        for _ in range(engines)
     ]
     result: tuple[tuple, int, int] | None = None  # move (key, cell, symbol), score, depth
     iterations: list[int] = []

@@ -341,15 +341,26 @@ class _Searcher:
             raise _Stop
         return candidates
 
-    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        probe = None
-        first = self.killers.get(ply)
+    def enter(self, ply: int):
+        """A node below the root, at ``ply``, is entered: its lookup in the table (None without
+        one) and its candidates, its first move first (the table's, else its ply's killer)."""
+        probe, first = None, self.killers.get(ply)
         if self.table is not None:
             probe = self.table.probe(position_key(self.position, self.width, self.height))
             if probe.move is not None:
                 first = probe.move  # the table's move in place of the killer
+        return probe, self.candidates(first)
+
+    def leave(self, probe, best_move, left: int) -> None:
+        """The node of ``probe`` returns with ``best_move`` (None: no reply searched), searched
+        ``left`` plies deep: the table stores it."""
+        if probe is not None and best_move is not None:
+            self.table.store(probe, best_move, left)
+
+    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        probe, candidates = self.enter(ply)
         best, best_index = -INFINITY, None
-        for index, cell, symbol in self.candidates(first):
+        for index, cell, symbol in candidates:
             turn = self.play(cell, symbol)
             if turn is None:
                 continue
@@ -364,8 +375,7 @@ class _Searcher:
                 if alpha >= beta:
                     self.killers[ply] = index
                     break
-        if probe is not None and best_index is not None:
-            self.table.store(probe, best_index, depth - ply)
+        self.leave(probe, best_index, depth - ply)
         return best if best > -INFINITY else 0
 
 

@@ -188,3 +188,27 @@ def test_helpers_with_tiny_budgets_give_a_move_exactly_when_the_sequential_searc
                 assert max(got.engine_nodes) <= budget
                 checked += 1
     assert checked == 40
+
+
+def test_the_engines_tables_of_best_moves_change_the_order_not_the_scores():
+    """``move_table``: every engine with its own table (the split nodes use none) scores every
+    iteration as the sequential search, and over these positions the engines play fewer nodes
+    with the tables than without."""
+    checked = without = with_tables = 0
+    for i, position in enumerate(game_positions(3) + random_positions(3, 80)):
+        depth = 3
+        expected = sequential_scores(position, depth)
+        for engines in (2, 4):
+            split = {"pv_plies": 1 + i % 2}
+            plain = hw_parallel_search(position, TORUS, TORUS, BIG, depth, engines, **split)
+            got = hw_parallel_search(
+                position, TORUS, TORUS, BIG, depth, engines, **split, move_table=64
+            )
+            assert got.iterations == expected, (position.turns, engines)
+            assert position.is_legal(got.move)
+            assert move_value(position, got.move, got.depth) == got.score
+            without += plain.nodes
+            with_tables += got.nodes
+            checked += 1
+    assert checked == 12
+    assert with_tables < without
