@@ -54,6 +54,8 @@ class ParallelSearch(wiring.Component):
     pv_plies : int
         How deep the previous best's line is split (1: the node below it; more: the recursive
         PV split of docs/parallel.md, at most 2 plies above the horizon).
+    move_table : int
+        Every engine's table of best moves (its entries; 0: none), its own.
 
     Members
     -------
@@ -76,6 +78,7 @@ class ParallelSearch(wiring.Component):
         evaluation: bool = True,
         watchdog: int = WATCHDOG,
         pv_plies: int = 1,
+        move_table: int = 0,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -89,6 +92,7 @@ class ParallelSearch(wiring.Component):
         if not isinstance(pv_plies, int) or isinstance(pv_plies, bool) or pv_plies < 1:
             raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
         self.pv_plies = split_plies(pv_plies, max_depth)
+        self.move_table = move_table
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -97,7 +101,13 @@ class ParallelSearch(wiring.Component):
         units = []
         for i in range(n):
             unit = TrackSearch(
-                c, r, self.max_depth, evaluation=self.evaluation, split=True, pv_plies=self.pv_plies
+                c,
+                r,
+                self.max_depth,
+                evaluation=self.evaluation,
+                split=True,
+                pv_plies=self.pv_plies,
+                move_table=self.move_table,
             )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)

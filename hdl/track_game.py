@@ -43,6 +43,9 @@ class TrackGame(wiring.Component):
     board_options : dict
         The one engine's :class:`~.track_board.TrackBoard` options (area for clocks, for the
         small parts: ``serial_writes``, ...); none (the default) with more engines.
+    move_table : int
+        Every engine's table of best moves (its entries, a power of two; 0, the default:
+        none; see :class:`~.track_search.TrackSearch`).
 
     Members
     -------
@@ -74,6 +77,7 @@ class TrackGame(wiring.Component):
         engines: int = 1,
         pv_plies: int = 1,
         board_options: dict | None = None,
+        move_table: int = 0,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -85,6 +89,7 @@ class TrackGame(wiring.Component):
         self.evaluation = evaluation
         self.engines = engines
         self.pv_plies = pv_plies
+        self.move_table = move_table
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -109,6 +114,7 @@ class TrackGame(wiring.Component):
                 self.max_depth,
                 evaluation=self.evaluation,
                 board_options=self.board_options,
+                move_table=self.move_table,
             )
         else:
             core = ParallelSearch(
@@ -118,6 +124,7 @@ class TrackGame(wiring.Component):
                 engines=self.engines,
                 evaluation=self.evaluation,
                 pv_plies=self.pv_plies,
+                move_table=self.move_table,
             )
         m.submodules.core = core
         rules, search = self.rules, self.search

@@ -157,8 +157,9 @@ class TrackSearch(wiring.Component):
         move found there first in place of its ply's killer, and stores its best move there on
         its return (host/movetable.py; a clock more per node that searches its replies).
         The table is emptied after every search, a slot a clock, while the search is idle; a
-        search started before that is done waits for it (its clocks count). Not with
-        ``split`` yet.
+        search started before that is done waits for it (its clocks count). With ``split``,
+        the split nodes neither read nor write it (every engine's order there is engine 0's
+        killer first).
 
     Members
     -------
@@ -272,8 +273,6 @@ class TrackSearch(wiring.Component):
             or move_table & (move_table - 1)
         ):
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
-        if move_table and split:
-            raise ValueError("the table of best moves is not in the split search yet")
         if move_table.bit_length() - 1 + TABLE_TAG_BITS > 32:
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
         self.move_table = move_table
@@ -676,10 +675,23 @@ class TrackSearch(wiring.Component):
                 enter_node(-parent_beta, -parent_alpha)
                 if descend:
                     m.d.sync += [split_ply.eq(split_ply + 1), ordinal.eq(0)]
-                if entries:  # the table reads at the child's key (settled, as the counts are)
+                if not entries:
+                    first_step(killer_valid_here, killer_here, Const(0, cursor.size))
+                elif not pv_split:  # the table reads at the child's key (settled, as counts are)
                     m.next = "PROBE"
                 else:
-                    first_step(killer_valid_here, killer_here, Const(0, cursor.size))
+                    # A split node (the previous best's line) takes no move from the table and
+                    # stores none: its first move is the killer, engine 0's for every engine.
+                    with m.If(Const(descend) | (in_split & (ply == split_ply))):
+                        split_node = Signal(lookup_layout)
+                        m.d.comb += [
+                            split_node.first.eq(killer_here),
+                            split_node.first_valid.eq(killer_valid_here),
+                        ]
+                        lookups.set_here(split_node)
+                        first_step(killer_valid_here, killer_here, Const(0, cursor.size))
+                    with m.Else():
+                        m.next = "PROBE"
             with m.Else():
                 # A leaf: the board takes it back at once, with the terms of the parent's next
                 # move, while its score is compared in the next clock (LEAF), which settles
@@ -917,6 +929,7 @@ class TrackSearch(wiring.Component):
                             m.next = "ITERATE"
                         with m.Else():
                             m.d.sync += [searching.eq(0), self.busy.eq(0)]
+                            start_clearing()
                             m.next = "IDLE"
             if pv_split:
                 with m.State("SPLIT_WAIT"):  # every engine's share of the split node is done

@@ -241,8 +241,8 @@ class TrackSearchSim:
     a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many (splitting the
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
     on ``torus``. ``board_options`` are the one engine's
-    :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` its table of best
-    moves' entries."""
+    :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
+    every engine's table of best moves."""
 
     def __init__(
         self,
@@ -280,6 +280,7 @@ class TrackSearchSim:
                 engines=engines,
                 evaluation=evaluation,
                 pv_plies=pv_plies,
+                move_table=move_table,
             )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
