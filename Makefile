@@ -68,7 +68,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: lint browser
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadfile
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -q -m slow --run-slow
