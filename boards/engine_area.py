@@ -1,6 +1,7 @@
 """The area of one search engine on the ECP5, by module: synthesis only (no place and route).
 
-``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]``
+``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
+[--move-table 0]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -57,10 +58,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pv-plies", type=int, default=1, help="with --split: the split plies (default 1)"
     )
+    parser.add_argument(
+        "--move-table",
+        type=int,
+        default=0,
+        help="the entries of the engine's table of best moves (default 0: none)",
+    )
     args = parser.parse_args(argv)
     BUILD.mkdir(parents=True, exist_ok=True)
     engine = TrackSearch(
-        args.torus, args.torus, args.depth, split=args.split, pv_plies=args.pv_plies
+        args.torus,
+        args.torus,
+        args.depth,
+        split=args.split,
+        pv_plies=args.pv_plies,
+        move_table=args.move_table,
     )
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
@@ -75,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
     where += ", split" if args.split else ""
     where += f", PV split to ply {engine.pv_plies}" if args.split and engine.pv_plies > 1 else ""
+    where += f", a table of {args.move_table} best moves" if args.move_table else ""
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

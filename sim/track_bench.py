@@ -3,7 +3,7 @@ per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
 [--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5] [--pv-plies 1]
-[--move-table 4096] [--records FILE]``
+[--move-table 0] [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -13,9 +13,10 @@ Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <cond
 - the search (:class:`~trax_fpga.hdl.track_search.TrackSearch`) on mid-game positions of the
   human games: clocks per searched node (mean over the searches), and what that is at the
   ULX3S's 25 MHz clock;
-- the search with a table of best moves (``--move-table`` entries, docs/hash-moves.md) against
+- with ``--move-table N``, the search with a table of N best moves (docs/hash-moves.md) against
   the same search without: the clocks and nodes to complete depth 4 and 5 (no node limit), the
-  mean over the parallel figures' positions;
+  mean over the parallel figures' positions; and the many-engine figures with such a table in
+  every engine;
 - the many-engine search (:class:`~trax_fpga.hdl.parallel_search.ParallelSearch`, docs/parallel.md)
   for each number of engines: the clocks to complete depth 4 and 5 (no node limit), the nodes
   per clock, and the nodes per second at 25 MHz and at the routed clock of the ULX3S player
@@ -153,17 +154,24 @@ def parallel_figures(
     depths: list[int],
     records: pathlib.Path,
     pv_plies: int = 1,
+    move_table: int = 0,
 ) -> None:
     """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
     complete each depth (a search limited to it, no node limit; the mean over the positions),
     and the nodes per clock over those searches (the split's walks to a ticket are no nodes).
-    ``pv_plies``: how deep the previous best's line is split (the recursive PV split)."""
+    ``pv_plies``: how deep the previous best's line is split (the recursive PV split);
+    ``move_table``: every engine's table of best moves (0: none)."""
     cycles_at: dict[tuple[int, int], float] = {}
     for n in engines:
         per_depth: dict[int, list[int]] = {d: [] for d in depths}
         nodes = cycles = 0
         with TrackSearchSim(
-            (torus, torus), "verilator", max_depth=max(depths), engines=n, pv_plies=pv_plies
+            (torus, torus),
+            "verilator",
+            max_depth=max(depths),
+            engines=n,
+            pv_plies=pv_plies,
+            move_table=move_table,
         ) as unit:
             for position in positions(count, torus, records):
                 for d in depths:
@@ -178,6 +186,7 @@ def parallel_figures(
             f"ParallelSearch {torus}x{torus}, {n} engine{'s' if n > 1 else ''}, Verilator, "
             f"{count} human-game positions, no node limit"
             + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
+            + (f", a table of {move_table} best moves an engine" if move_table else "")
         )
         for d in depths:
             cycles_at[n, d] = statistics.fmean(per_depth[d])
@@ -197,7 +206,7 @@ def parallel_figures(
             "M",
             where,
         )
-        fmax = routed_fmax(n)
+        fmax = routed_fmax(n) if not move_table else None  # (no board file has the table yet)
         if fmax is not None:
             mhz, label = fmax
             figure(
@@ -299,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--move-table",
         type=int,
-        default=4096,
-        help="the table of best moves' figures: its entries (default 4096; 0: none)",
+        default=0,
+        help="a table of best moves of this many entries: its figures for one engine, and in "
+        "every engine of the many-engine figures (default 0: none)",
     )
     parser.add_argument(
         "--records",
@@ -328,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             args.parallel_depths,
             args.records,
             args.pv_plies,
+            args.move_table,
         )
     if args.perft:
         perft_figures(args.perft)
