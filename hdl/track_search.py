@@ -266,12 +266,9 @@ class TrackSearch(wiring.Component):
         self.split = split
         self.pv_plies = split_plies(pv_plies, max_depth)
         self.board_options = dict(board_options or {})
-        if (
-            not isinstance(move_table, int)
-            or move_table in (1,)
-            or move_table < 0
-            or move_table & (move_table - 1)
-        ):
+        integer = isinstance(move_table, int) and not isinstance(move_table, bool)
+        power_of_two = integer and move_table >= 2 and move_table & (move_table - 1) == 0
+        if not (power_of_two or (integer and move_table == 0)):
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
         if move_table.bit_length() - 1 + TABLE_TAG_BITS > 32:
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
