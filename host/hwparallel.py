@@ -413,6 +413,7 @@ def hw_parallel_search(
     pv_plies: int = 1,
     helpers: bool = False,
     move_table: int = 0,
+    shared_table: bool = False,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -422,7 +423,8 @@ def hw_parallel_search(
     engine whose root moves ran out helps the root moves still searched (model only so far).
     ``move_table``: every engine has a table of best moves of that many entries, its own
     (:mod:`.movetable`), which the split nodes neither read nor write (their order is engine
-    0's killer first for every engine)."""
+    0's killer first for every engine). With ``shared_table`` (model only) the engines read and
+    write one table, each as soon as it looks up or returns in virtual time."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -434,6 +436,9 @@ def hw_parallel_search(
         _Engine(position.copy(), width, height, budget, evaluation, "track", None, move_table)
         for _ in range(engines)
     ]
+    if shared_table:
+        for engine in team[1:]:
+            engine.table = team[0].table
     result: tuple[tuple, int, int] | None = None  # move (key, cell, symbol), score, depth
     iterations: list[int] = []
     ticks = 0

@@ -286,24 +286,39 @@ def parallel(
     pv_plies: int = 1,
     helpers: bool = False,
     engine_counts: tuple[int, ...] = (1, 2, 4, 8),
+    move_table: int = 0,
+    shared_table: bool = False,
 ) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
     is the first count's mean ticks over N engines' mean ticks. ``pv_plies`` and ``helpers``:
-    as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split)."""
+    as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split), and so
+    are ``move_table`` and ``shared_table``."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"
         + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
         + (", idle engines helping the root moves still searched" if helpers else "")
+        + (f", a table of {move_table} best moves" if move_table else "")
+        + (" shared by the engines" if move_table and shared_table else "")
+        + (" an engine" if move_table and not shared_table else "")
     )
     single = None
     for engines in engine_counts:
         ticks, nodes = [], []
         for position in found:
             result = hw_parallel_search(
-                position, torus, torus, 10**9, depth, engines, pv_plies=pv_plies, helpers=helpers
+                position,
+                torus,
+                torus,
+                10**9,
+                depth,
+                engines,
+                pv_plies=pv_plies,
+                helpers=helpers,
+                move_table=move_table,
+                shared_table=shared_table,
             )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
@@ -375,6 +390,17 @@ def main(argv: list[str] | None = None) -> None:
         default="1,2,4,8",
         help="engine counts, comma-separated (default 1,2,4,8)",
     )
+    split.add_argument(
+        "--move-table",
+        type=int,
+        default=0,
+        help="every engine's table of best moves, its entries (default 0: none)",
+    )
+    split.add_argument(
+        "--shared-table",
+        action="store_true",
+        help="with --move-table: one table for all engines (model only)",
+    )
     nodes = sub.add_parser("depth", help="nodes the sequential model plays to complete a depth")
     nodes.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     nodes.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -398,6 +424,8 @@ def main(argv: list[str] | None = None) -> None:
             pv_plies=args.pv_plies,
             helpers=args.helpers,
             engine_counts=counts,
+            move_table=args.move_table,
+            shared_table=args.shared_table,
         )
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))
