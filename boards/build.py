@@ -188,6 +188,14 @@ def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_move_table(spec: BoardSpec, entries: int) -> BoardSpec:
+    """``spec`` whose player's engines each have a table of ``entries`` best moves
+    (docs/hash-moves.md; 0: none)."""
+    options = dict(spec.player_options)
+    options["search_options"] = {**options.get("search_options", {}), "move_table": entries}
+    return dataclasses.replace(spec, player_options=options)
+
+
 def plan(
     spec: BoardSpec,
     top: str,
@@ -300,6 +308,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the player's search engines, each with its own board (default: the board file's)",
     )
     parser.add_argument(
+        "--move-table",
+        type=int,
+        metavar="N",
+        help="a table of N best moves in every engine (docs/hash-moves.md; default: the board "
+        "file's, none)",
+    )
+    parser.add_argument(
         "--clock",
         type=float,
         metavar="MHZ",
@@ -318,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.engines < 1:
                 raise ValueError(f"--engines must be at least 1, not {args.engines}")
             spec = with_engines(spec, args.engines)
+        if args.move_table is not None:
+            spec = with_move_table(spec, args.move_table)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -334,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = Path("build") / f"{spec.name}-{top}-{torus[0]}x{torus[1]}"
             if args.engines is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
+            if args.move_table is not None:
+                build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}")
             if args.clock is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
         if args.plan_only or spec.plan_only:

@@ -205,24 +205,33 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("name", "engines", "search"),
+    ("name", "engines", "table", "search"),
     [
-        ("ulx3s_85f", None, {"max_depth": 8, "engines": 8, "pv_plies": 1}),
-        ("ice40_hx8k", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
-        ("icebreaker", None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
-        ("ice40_hx8k", 2, {"max_depth": 3, "evaluation": False, "engines": 2}),
+        ("ulx3s_85f", None, None, {"max_depth": 8, "engines": 8, "pv_plies": 1}),
+        ("ice40_hx8k", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
+        ("icebreaker", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
+        ("ice40_hx8k", 2, None, {"max_depth": 3, "evaluation": False, "engines": 2}),
+        (
+            "ulx3s_85f",
+            7,
+            2048,
+            {"max_depth": 8, "engines": 7, "pv_plies": 1, "move_table": 2048},
+        ),
     ],
 )
-def test_board_files_search_options_add_to_the_boards_own(name, engines, search):
+def test_board_files_search_options_add_to_the_boards_own(name, engines, table, search):
     """A board file's search options are added one by one to the boards' search (6 plies by
     the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
-    adds the engines (and drops the one engine's board options)."""
-    from trax_fpga.boards.build import with_engines
+    adds the engines (and drops the one engine's board options), ``--move-table`` the
+    engines' tables of best moves."""
+    from trax_fpga.boards.build import with_engines, with_move_table
     from trax_fpga.boards.top import make_design
 
     spec = load_board(name)
     if engines is not None:
         spec = with_engines(spec, engines)
+    if table is not None:
+        spec = with_move_table(spec, table)
     design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
     assert design.search_options == search
