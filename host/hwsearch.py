@@ -407,6 +407,8 @@ def hw_search(
         raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
     if move_table and (board != "track" or (tuning is not None and tuning.hash_moves)):
         raise ValueError("a table of best moves is for the block-RAM board, and only one")
+    if move_table and (width > 64 or height > 64):
+        raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)

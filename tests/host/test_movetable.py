@@ -87,3 +87,5 @@ def test_a_table_is_for_the_block_ram_board():
     position = Position.from_moves(["@0/", "A2\\"])
     with pytest.raises(ValueError):
         hw_search(position, 8, 8, 100, 2, move_table=16)
+    with pytest.raises(ValueError):
+        hw_search(position, 128, 128, 100, 2, board="track", move_table=16)
