@@ -74,6 +74,10 @@ MAX_STRAY = 32
 #: Bytes read at most by one :meth:`Transport.take_stray` (a peer that never stops is cut off).
 _STRAY_BYTES = 1 << 16
 _CHUNK = 4096
+#: How often (seconds) a program's link, waiting for its output, checks whether the program
+#: has exited: a process it started may still hold its output open, and then no end of file
+#: comes (a wrapper that died with its engine still running was seen waiting for ever).
+EXIT_POLL = 1.0
 
 
 class LinkError(TraxError):
@@ -478,8 +482,11 @@ class ProcessTransport(Transport):
         self.process.stdin.flush()
 
     def _read(self, timeout: float | None) -> bytes | None:
-        if not self._selector.select(timeout):
-            return None
+        wait = EXIT_POLL if timeout is None else min(timeout, EXIT_POLL)
+        if not self._selector.select(wait):
+            # Nothing to read: a program that has exited is gone (its output read to here),
+            # even when a process it started keeps the pipe open.
+            return b"" if self.process.poll() is not None else None
         return os.read(self.process.stdout.fileno(), _CHUNK)
 
     def peer_status(self) -> str | None:

@@ -220,6 +220,17 @@ def test_a_crashed_program_says_how_it_ended():
     link.close()
 
 
+def test_a_program_that_exits_is_gone_even_when_its_child_keeps_its_output_open():
+    """A wrapper that exits while a process it started still holds the pipe (seen in a match:
+    the referee waited for ever, with no time limit): the link is lost, not silent."""
+    script = "sleep 300 & echo ready; exit 3"
+    link = ProcessTransport(["sh", "-c", script], grace=0.2)
+    assert link.read_line(5) == "ready"
+    with pytest.raises(DisconnectedError, match=r"exited with status 3"):
+        link.read_line(20)  # (a time-out without the check: the sleep holds the pipe)
+    link.close()
+
+
 def test_trax_in_a_command_is_this_installation_whatever_the_path(tmp_path):
     for command in ("trax engine --team ZZ", "sh -c 'trax engine --team ZZ'"):
         with ProcessTransport(command, env={"PATH": "/usr/bin:/bin"}) as link:
