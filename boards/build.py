@@ -188,11 +188,13 @@ def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
     return dataclasses.replace(spec, player_options=options)
 
 
-def with_move_table(spec: BoardSpec, entries: int) -> BoardSpec:
+def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> BoardSpec:
     """``spec`` whose player's engines each have a table of ``entries`` best moves
-    (docs/hash-moves.md; 0: none)."""
+    (docs/hash-moves.md; 0: none), or with ``shared`` one table of them for all engines."""
     options = dict(spec.player_options)
-    options["search_options"] = {**options.get("search_options", {}), "move_table": entries}
+    search = {**options.get("search_options", {}), "move_table": entries}
+    search["shared_table"] = bool(shared and entries)
+    options["search_options"] = search
     return dataclasses.replace(spec, player_options=options)
 
 
@@ -315,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         "file's, none)",
     )
     parser.add_argument(
+        "--shared-table",
+        action="store_true",
+        help="with --move-table: one table for all the engines instead of one each",
+    )
+    parser.add_argument(
         "--clock",
         type=float,
         metavar="MHZ",
@@ -333,8 +340,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.engines < 1:
                 raise ValueError(f"--engines must be at least 1, not {args.engines}")
             spec = with_engines(spec, args.engines)
+        if args.shared_table and not args.move_table:
+            raise ValueError("--shared-table needs --move-table N")
         if args.move_table is not None:
-            spec = with_move_table(spec, args.move_table)
+            spec = with_move_table(spec, args.move_table, args.shared_table)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -352,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.engines is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
             if args.move_table is not None:
-                build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}")
+                shared = "-shared" if args.shared_table else ""
+                build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}{shared}")
             if args.clock is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
         if args.plan_only or spec.plan_only:

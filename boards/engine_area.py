@@ -64,7 +64,15 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="the entries of the engine's table of best moves (default 0: none)",
     )
+    parser.add_argument(
+        "--shared-table",
+        action="store_true",
+        help="with --move-table: the engine's port to a table shared by the engines (the "
+        "table itself is not counted)",
+    )
     args = parser.parse_args(argv)
+    if args.shared_table and not args.move_table:
+        parser.error("--shared-table needs --move-table N")
     BUILD.mkdir(parents=True, exist_ok=True)
     engine = TrackSearch(
         args.torus,
@@ -73,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         split=args.split,
         pv_plies=args.pv_plies,
         move_table=args.move_table,
+        shared_table=args.shared_table,
     )
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
@@ -87,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
     where += ", split" if args.split else ""
     where += f", PV split to ply {engine.pv_plies}" if args.split and engine.pv_plies > 1 else ""
-    where += f", a table of {args.move_table} best moves" if args.move_table else ""
+    if args.move_table:
+        shared = "the port to a shared table of" if args.shared_table else "a table of"
+        where += f", {shared} {args.move_table} best moves"
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

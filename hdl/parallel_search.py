@@ -16,6 +16,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .move_table import SharedMoveTable
 from .scores import INFINITY, MATE_BOUND, signed_score
 from .track_board import check_torus, member_at, move_eq, move_layout, port_members
 from .track_search import TrackSearch, ordinal_shape, search_members, split_plies
@@ -55,7 +56,11 @@ class ParallelSearch(wiring.Component):
         How deep the previous best's line is split (1: the node below it; more: the recursive
         PV split of docs/parallel.md, at most 2 plies above the horizon).
     move_table : int
-        Every engine's table of best moves (its entries; 0: none), its own.
+        The entries of a table of best moves (0: none), every engine's own.
+    shared_table : bool
+        With ``move_table``: one table for all engines (:class:`~.move_table.SharedMoveTable`,
+        emptied after every search), so that every engine's moves are ordered by what any
+        engine found. With one engine the search is its own table's, node for node.
 
     Members
     -------
@@ -79,6 +84,7 @@ class ParallelSearch(wiring.Component):
         watchdog: int = WATCHDOG,
         pv_plies: int = 1,
         move_table: int = 0,
+        shared_table: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -92,7 +98,10 @@ class ParallelSearch(wiring.Component):
         if not isinstance(pv_plies, int) or isinstance(pv_plies, bool) or pv_plies < 1:
             raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
         self.pv_plies = split_plies(pv_plies, max_depth)
+        if shared_table and not move_table:
+            raise ValueError("a shared table needs its entries (move_table)")
         self.move_table = move_table
+        self.shared_table = bool(shared_table)
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -108,9 +117,18 @@ class ParallelSearch(wiring.Component):
                 split=True,
                 pv_plies=self.pv_plies,
                 move_table=self.move_table,
+                shared_table=self.shared_table,
             )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)
+        clear_table = Signal()  # the search ends: the shared table is emptied
+        if self.shared_table:
+            m.submodules.move_table = table = SharedMoveTable(
+                c, r, self.move_table, self.max_depth, n
+            )
+            for unit, port in zip(units, table.ports, strict=True):
+                wiring.connect(m, unit.table, port)
+            m.d.comb += table.clear.eq(clear_table)
         # The game's commands reach the engines a clock later, from registers: they fan out to
         # every engine's board, across the chip, and a board acts on its command at once.
         for path, value in port_members(self.game, In):
@@ -341,6 +359,7 @@ class ParallelSearch(wiring.Component):
                 m.next = "RUN"
             with m.State("FINISH"):
                 with m.If(~merge & ~engines_busy):
+                    m.d.comb += clear_table.eq(1)
                     m.d.sync += [
                         self.busy.eq(0),
                         self.done.eq(1),
@@ -357,6 +376,7 @@ class ParallelSearch(wiring.Component):
                     m.next = "FINISH"
             with m.State("ABORT"):  # the engines unwind their boards
                 with m.If(~engines_busy):
+                    m.d.comb += clear_table.eq(1)
                     m.d.sync += self.busy.eq(0)
                     m.next = "IDLE"
         return m

@@ -56,8 +56,8 @@ class Player(wiring.Component):
         1 s with the serial line's time added. Whichever budget is spent first stops it.
     search_options : dict
         Keyword arguments of the game's search (:class:`~trax_fpga.hdl.track_game.TrackGame`:
-        ``max_depth``, ``evaluation``, ``engines``, ``pv_plies``, ``move_table``; with more than
-        one engine, ``budget`` is per engine).
+        ``max_depth``, ``evaluation``, ``engines``, ``pv_plies``, ``move_table``,
+        ``shared_table``; with more than one engine, ``budget`` is per engine).
 
     Members
     -------

@@ -46,6 +46,9 @@ class TrackGame(wiring.Component):
     move_table : int
         Every engine's table of best moves (its entries, a power of two; 0, the default:
         none; see :class:`~.track_search.TrackSearch`).
+    shared_table : bool
+        With more than one engine and ``move_table``: one table for all of them (see
+        :class:`~.parallel_search.ParallelSearch`).
 
     Members
     -------
@@ -78,6 +81,7 @@ class TrackGame(wiring.Component):
         pv_plies: int = 1,
         board_options: dict | None = None,
         move_table: int = 0,
+        shared_table: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -90,6 +94,7 @@ class TrackGame(wiring.Component):
         self.engines = engines
         self.pv_plies = pv_plies
         self.move_table = move_table
+        self.shared_table = shared_table
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -125,6 +130,7 @@ class TrackGame(wiring.Component):
                 evaluation=self.evaluation,
                 pv_plies=self.pv_plies,
                 move_table=self.move_table,
+                shared_table=self.shared_table,
             )
         m.submodules.core = core
         rules, search = self.rules, self.search

@@ -19,6 +19,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .move_table import TABLE_TAG_BITS, table_entry_layout, table_port_signature
 from .ply_registers import PlyRegisters
 from .scores import (
     ATTACK_WEIGHT,
@@ -47,10 +48,6 @@ from .track_board import (
 from .types import Colour, Symbol, Verdict
 
 __all__ = ["TABLE_TAG_BITS", "TrackSearch", "ordinal_shape", "search_members", "split_plies"]
-
-#: The tag bits of an entry of the table of best moves (``move_table``): the key's bits above
-#: its slot's (host/movetable.py's ``TAG_BITS``).
-TABLE_TAG_BITS = 8
 
 
 def ordinal_shape(columns: int, rows: int) -> range:
@@ -160,6 +157,10 @@ class TrackSearch(wiring.Component):
         search started before that is done waits for it (its clocks count). With ``split``,
         the split nodes neither read nor write it (every engine's order there is engine 0's
         killer first).
+    shared_table : bool
+        With ``move_table``: the table is outside, shared with other engines, reached through
+        the ``table`` port (:class:`~.move_table.SharedMoveTable`, which empties it); a node
+        waits for its entry (some clocks more than with a table of its own).
 
     Members
     -------
@@ -187,6 +188,8 @@ class TrackSearch(wiring.Component):
         again (no ``done``). The game's position is never lost (a reset would lose it).
     peek_x, peek_y, peek_tile :
         Read a cell of the board while everything is idle.
+    table : Out(table_port_signature(C, R, move_table, max_depth))
+        With ``shared_table``: the port to the table of best moves.
 
     With ``split``:
 
@@ -255,6 +258,7 @@ class TrackSearch(wiring.Component):
         pv_plies: int = 1,
         board_options: dict | None = None,
         move_table: int = 0,
+        shared_table: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -272,10 +276,16 @@ class TrackSearch(wiring.Component):
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
         if move_table.bit_length() - 1 + TABLE_TAG_BITS > 32:
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
+        if shared_table and not move_table:
+            raise ValueError("a shared table needs its entries (move_table)")
         self.move_table = move_table
+        self.shared_table = bool(shared_table)
         if move_table:
             self.board_options["position_key"] = True
-        super().__init__(search_members(columns, rows, split=split, pv_plies=self.pv_plies))
+        members = search_members(columns, rows, split=split, pv_plies=self.pv_plies)
+        if self.shared_table:
+            members["table"] = Out(table_port_signature(columns, rows, move_table, max_depth))
+        super().__init__(members)
 
     def elaborate(self, platform):
         m = Module()
@@ -364,12 +374,10 @@ class TrackSearch(wiring.Component):
         # The table of best moves (host/movetable.py): an entry is a move, its tag and the
         # plies searched below it plus one (0: empty). A node keeps where it looked up (its
         # slot and tag, and whether it may store there) and its first move, chosen on entry.
-        entries = self.move_table
+        entries, shared_table = self.move_table, self.shared_table
         if entries:
             slot_bits = entries.bit_length() - 1
-            entry_layout = data.StructLayout(
-                {"move": moves_shape, "tag": TABLE_TAG_BITS, "left": range(max_depth + 1)}
-            )
+            entry_layout = table_entry_layout(c, r, max_depth)
             lookup_layout = data.StructLayout(
                 {
                     "slot": slot_bits,
@@ -379,23 +387,27 @@ class TrackSearch(wiring.Component):
                     "first_valid": 1,
                 }
             )
-            m.submodules.move_table = table = Memory(shape=entry_layout, depth=entries, init=[])
-            table_write, table_read = table.write_port(), table.read_port()
+            if not shared_table:
+                m.submodules.move_table = table = Memory(shape=entry_layout, depth=entries, init=[])
+                table_write, table_read = table.write_port(), table.read_port()
             lookups = per_ply("lookup", lookup_layout, fixed=0)
             best_moves = per_ply("best_move", moves_shape, fixed=0)
             ply_registers += (lookups, best_moves)
             key = board.position_key
             key_tag = key[slot_bits : slot_bits + TABLE_TAG_BITS]
-            m.d.comb += table_read.addr.eq(key[:slot_bits])
             left_here = Signal(range(max_depth + 1))  # plies below the board's ply, plus one
             m.d.comb += left_here.eq(iteration - ply + 1)
-            clearing = Signal()  # emptying the table after a search, a slot a clock
-            clear_slot = Signal(slot_bits)
-            with m.If(clearing):
-                m.d.comb += [table_write.addr.eq(clear_slot), table_write.en.eq(1)]
-                m.d.sync += clear_slot.eq(clear_slot + 1)
-                with m.If(clear_slot == entries - 1):
-                    m.d.sync += clearing.eq(0)
+            if shared_table:
+                clearing = self.table.clearing  # (the shared table empties itself)
+            else:
+                m.d.comb += table_read.addr.eq(key[:slot_bits])
+                clearing = Signal()  # emptying the table after a search, a slot a clock
+                clear_slot = Signal(slot_bits)
+                with m.If(clearing):
+                    m.d.comb += [table_write.addr.eq(clear_slot), table_write.en.eq(1)]
+                    m.d.sync += clear_slot.eq(clear_slot + 1)
+                    with m.If(clear_slot == entries - 1):
+                        m.d.sync += clearing.eq(0)
 
         cursor_here = cursors.here
         move_here = moves.here
@@ -675,7 +687,7 @@ class TrackSearch(wiring.Component):
                 if not entries:
                     first_step(killer_valid_here, killer_here, Const(0, cursor.size))
                 elif not pv_split:  # the table reads at the child's key (settled, as counts are)
-                    m.next = "PROBE"
+                    probe()
                 else:
                     # A split node (the previous best's line) takes no move from the table and
                     # stores none: its first move is the killer, engine 0's for every engine.
@@ -688,7 +700,7 @@ class TrackSearch(wiring.Component):
                         lookups.set_here(split_node)
                         first_step(killer_valid_here, killer_here, Const(0, cursor.size))
                     with m.Else():
-                        m.next = "PROBE"
+                        probe()
             with m.Else():
                 # A leaf: the board takes it back at once, with the terms of the parent's next
                 # move, while its score is compared in the next clock (LEAF), which settles
@@ -763,21 +775,36 @@ class TrackSearch(wiring.Component):
                         store_best()
                     back_up(-v, parent_move, parent_cursor)
 
+        def probe():
+            """The child entered is a node that searches its replies: look its position up (the
+            board's key is settled: the private table's read port is addressed by it now)."""
+            m.next = "PROBE"
+            if shared_table:
+                m.d.comb += [self.table.probe.eq(1), self.table.probe_slot.eq(key[:slot_bits])]
+
         def store_best():
             """The node at the board's ply returns: its best move to the table, if it has one
             and may store it."""
             here = lookups.here
+            if shared_table:
+                slot, entry, enable = (
+                    self.table.store_slot,
+                    self.table.store_entry,
+                    self.table.store,
+                )
+            else:
+                slot, entry, enable = table_write.addr, table_write.data, table_write.en
             with m.If(here.store & (best_here != -INFINITY)):
                 m.d.comb += [
-                    table_write.addr.eq(here.slot),
-                    table_write.data.move.eq(best_moves.here),
-                    table_write.data.tag.eq(here.tag),
-                    table_write.data.left.eq(left_here),
-                    table_write.en.eq(1),
+                    slot.eq(here.slot),
+                    entry.move.eq(best_moves.here),
+                    entry.tag.eq(here.tag),
+                    entry.left.eq(left_here),
+                    enable.eq(1),
                 ]
 
         def start_clearing():
-            if entries:
+            if entries and not shared_table:
                 m.d.sync += [clearing.eq(1), clear_slot.eq(0)]
 
         with m.FSM(name="search_fsm") as fsm:
@@ -826,10 +853,11 @@ class TrackSearch(wiring.Component):
                 with m.State("PROBE"):  # a node is entered: the entry at its key's slot, its first
                     # move (the key of the position after a move is settled when the board is
                     # done with it, as its counts are for LEAF's score a clock later)
+                    answered = self.table.answer if shared_table else Const(1)
                     with m.If(abort_now):
                         m.next = "UNWIND"
-                    with m.Else():
-                        held = table_read.data
+                    with m.Elif(answered):
+                        held = self.table.entry if shared_table else table_read.data
                         hit = (held.left != 0) & (held.tag == key_tag)
                         deeper = (held.left != 0) & (held.tag != key_tag) & (held.left > left_here)
                         lookup = Signal(lookup_layout)

@@ -423,8 +423,10 @@ def hw_parallel_search(
     engine whose root moves ran out helps the root moves still searched (model only so far).
     ``move_table``: every engine has a table of best moves of that many entries, its own
     (:mod:`.movetable`), which the split nodes neither read nor write (their order is engine
-    0's killer first for every engine). With ``shared_table`` (model only) the engines read and
-    write one table, each as soon as it looks up or returns in virtual time."""
+    0's killer first for every engine). With ``shared_table`` the engines read and write one
+    table, each as soon as it looks up or returns in virtual time (the gateware's
+    ``ParallelSearch(shared_table=True)`` reads some clocks later and takes the engines in
+    turn: the same search with one engine, the same scores with more)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:

@@ -155,12 +155,14 @@ def parallel_figures(
     records: pathlib.Path,
     pv_plies: int = 1,
     move_table: int = 0,
+    shared_table: bool = False,
 ) -> None:
     """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
     complete each depth (a search limited to it, no node limit; the mean over the positions),
     and the nodes per clock over those searches (the split's walks to a ticket are no nodes).
     ``pv_plies``: how deep the previous best's line is split (the recursive PV split);
-    ``move_table``: every engine's table of best moves (0: none)."""
+    ``move_table``: every engine's table of best moves (0: none), or with ``shared_table`` the
+    entries of the one table of them all."""
     cycles_at: dict[tuple[int, int], float] = {}
     for n in engines:
         per_depth: dict[int, list[int]] = {d: [] for d in depths}
@@ -172,6 +174,7 @@ def parallel_figures(
             engines=n,
             pv_plies=pv_plies,
             move_table=move_table,
+            shared_table=shared_table,
         ) as unit:
             for position in positions(count, torus, records):
                 for d in depths:
@@ -186,7 +189,7 @@ def parallel_figures(
             f"ParallelSearch {torus}x{torus}, {n} engine{'s' if n > 1 else ''}, Verilator, "
             f"{count} human-game positions, no node limit"
             + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
-            + (f", a table of {move_table} best moves an engine" if move_table else "")
+            + (table_label(move_table, shared_table) if move_table else "")
         )
         for d in depths:
             cycles_at[n, d] = statistics.fmean(per_depth[d])
@@ -215,6 +218,13 @@ def parallel_figures(
                 "M",
                 f"{where}, {label}",
             )
+
+
+def table_label(entries: int, shared: bool) -> str:
+    """How a figure's conditions name the table of best moves."""
+    if shared:
+        return f", one table of {entries} best moves for all engines"
+    return f", a table of {entries} best moves an engine"
 
 
 def routed_fmax(engines: int) -> tuple[float, str] | None:
@@ -313,12 +323,19 @@ def main(argv: list[str] | None = None) -> int:
         "every engine of the many-engine figures (default 0: none)",
     )
     parser.add_argument(
+        "--shared-table",
+        action="store_true",
+        help="with --move-table: the many-engine figures with one table for all the engines",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
         help=f"the human games (default {RECORDS}, in a checkout)",
     )
     args = parser.parse_args(argv)
+    if args.shared_table and not args.move_table:
+        parser.error("--shared-table needs --move-table N")
     rules_figures(args.torus, args.records)
     if args.positions:
         search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
@@ -339,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             args.records,
             args.pv_plies,
             args.move_table,
+            args.shared_table,
         )
     if args.perft:
         perft_figures(args.perft)

@@ -242,7 +242,7 @@ class TrackSearchSim:
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
     on ``torus``. ``board_options`` are the one engine's
     :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
-    every engine's table of best moves."""
+    every engine's table of best moves (with ``shared_table``, of the one table of them all)."""
 
     def __init__(
         self,
@@ -256,6 +256,7 @@ class TrackSearchSim:
         component=None,
         board_options: dict | None = None,
         move_table: int = 0,
+        shared_table: bool = False,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
@@ -281,6 +282,7 @@ class TrackSearchSim:
                 evaluation=evaluation,
                 pv_plies=pv_plies,
                 move_table=move_table,
+                shared_table=shared_table,
             )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)

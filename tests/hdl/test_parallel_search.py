@@ -200,13 +200,21 @@ def test_the_watchdog_answers_a_legal_move():
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
 
 
-def test_one_engine_with_a_table_of_best_moves_is_its_model():
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
     """One engine with a table (the split nodes use none), splitting the line to ply 2: the
     same move, score, depth and nodes as the parallel model with the table, which plays other
-    nodes than the search without one."""
+    nodes than the search without one. The shared table's port (its reads some clocks later)
+    changes nothing with one engine."""
     checked = differ = 0
     with TrackSearchSim(
-        (TORUS, TORUS), "verilator", max_depth=DEPTH + 1, engines=1, pv_plies=2, move_table=TABLE
+        (TORUS, TORUS),
+        "verilator",
+        max_depth=DEPTH + 1,
+        engines=1,
+        pv_plies=2,
+        move_table=TABLE,
+        shared_table=shared,
     ) as single:
         for position in some_positions(3, 12):
             for budget in (5, 300, 2500, UNLIMITED):
@@ -228,8 +236,16 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model():
     assert differ >= 3  # (the small budgets end before the table's moves change anything)
 
 
-def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search():
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search(
+    shared,
+):
     with TrackSearchSim(
-        (TORUS, TORUS), "verilator", max_depth=DEPTH, engines=3, move_table=TABLE
+        (TORUS, TORUS),
+        "verilator",
+        max_depth=DEPTH,
+        engines=3,
+        move_table=TABLE,
+        shared_table=shared,
     ) as three:
         assert score_every_iteration(three, some_positions(4, 13), DEPTH) == 24

@@ -1,0 +1,187 @@
+"""The table of best moves, one for many engines (host/movetable.py specifies an entry's use).
+
+A :class:`~.track_search.TrackSearch` with ``move_table=N`` holds its own table in block RAM
+and reads it in the clock after it settles a position's key. With ``shared_table=True`` it
+holds none: it asks a :class:`SharedMoveTable` through its ``table`` port
+(:func:`table_port_signature`), and a :class:`~.parallel_search.ParallelSearch` puts one beside
+its engines, so that what one engine learnt orders the others' moves too.
+
+The port is a request and an answer, both registered here (the engines sit across the chip):
+
+- ``probe`` pulses with ``probe_slot``: read that slot. Some clocks later (three when no other
+  engine asks in the same clocks) ``answer`` pulses with the ``entry`` read. An engine asks
+  again only once answered.
+- ``store`` pulses with ``store_slot`` and ``store_entry``: write it, a clock later or after the
+  other engines' pending writes. A second store before the first is written replaces it (an
+  entry only orders moves, so one lost costs nodes, never a wrong score).
+- ``clearing``: the table is being emptied (after every search, while the engines are idle);
+  a search waits for it before its first node.
+
+Reads and writes are each taken one a clock, the engines in turn (round robin). With one engine
+a write is in the table before any later read of it, so the engine searches as with its own
+table, node for node.
+"""
+
+from amaranth import Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from .track_board import move_layout
+
+__all__ = [
+    "TABLE_TAG_BITS",
+    "SharedMoveTable",
+    "slot_bits",
+    "table_entry_layout",
+    "table_port_signature",
+]
+
+#: The tag bits of an entry of the table of best moves: the key's bits above its slot's
+#: (host/movetable.py's ``TAG_BITS``).
+TABLE_TAG_BITS = 8
+
+
+def slot_bits(entries: int) -> int:
+    """The bits of a slot of a table of ``entries`` (a power of two)."""
+    return entries.bit_length() - 1
+
+
+def table_entry_layout(columns: int, rows: int, max_depth: int) -> data.StructLayout:
+    """An entry: the best move found at a position, the key's tag bits, and the plies searched
+    below that position plus one (0: the entry is empty)."""
+    return data.StructLayout(
+        {"move": move_layout(columns, rows), "tag": TABLE_TAG_BITS, "left": range(max_depth + 1)}
+    )
+
+
+def table_port_signature(columns: int, rows: int, entries: int, max_depth: int):
+    """An engine's port to a shared table (from the engine's side; see the module's text)."""
+    entry = table_entry_layout(columns, rows, max_depth)
+    return wiring.Signature(
+        {
+            "probe": Out(1),
+            "probe_slot": Out(slot_bits(entries)),
+            "answer": In(1),
+            "entry": In(entry),
+            "store": Out(1),
+            "store_slot": Out(slot_bits(entries)),
+            "store_entry": Out(entry),
+            "clearing": In(1),
+        }
+    )
+
+
+class SharedMoveTable(wiring.Component):
+    """One table of best moves of ``entries`` entries for ``engines`` engines, in block RAM.
+
+    Members
+    -------
+    ports : In(table_port_signature(...)).array(engines)
+        An engine's port each.
+    clear : In(1)
+        Pulse while no engine searches: empty the table, a slot a clock (``clearing`` until
+        done). The writes still pending are dropped.
+    """
+
+    def __init__(self, columns: int, rows: int, entries: int, max_depth: int, engines: int):
+        if entries < 2 or entries & (entries - 1):
+            raise ValueError(f"entries must be a power of two from 2, not {entries!r}")
+        if engines < 1:
+            raise ValueError(f"engines must be at least 1, not {engines!r}")
+        self.columns, self.rows = columns, rows
+        self.entries, self.max_depth, self.engines = entries, max_depth, engines
+        port = table_port_signature(columns, rows, entries, max_depth)
+        super().__init__({"ports": In(port).array(engines), "clear": In(1)})
+
+    def elaborate(self, platform):
+        m = Module()
+        n, entries = self.engines, self.entries
+        layout = table_entry_layout(self.columns, self.rows, self.max_depth)
+        m.submodules.memory = memory = Memory(shape=layout, depth=entries, init=[])
+        write, read = memory.write_port(), memory.read_port()
+        ports = list(self.ports)
+
+        # Reads: a pending request per engine; the one granted addresses the memory, the
+        # entry comes out a clock later and is registered, with the engine it answers.
+        reading = Signal(n)
+        read_slots = [Signal(slot_bits(entries), name=f"read_slot_{i}") for i in range(n)]
+        read_any, read_index = round_robin(m, reading, name="read")
+        answering = Signal(n)  # whose entry is in the memory's output
+        m.d.sync += answering.eq(0)
+        with m.If(read_any):
+            m.d.comb += read.addr.eq(select(m, read_slots, read_index, name="read_addr"))
+            m.d.sync += [reading.bit_select(read_index, 1).eq(0)]
+            m.d.sync += answering.bit_select(read_index, 1).eq(1)
+        answered = Signal(n)
+        entry = Signal(layout)
+        m.d.sync += [answered.eq(answering), entry.eq(read.data)]
+        for i, port in enumerate(ports):
+            m.d.comb += [port.answer.eq(answered[i]), port.entry.eq(entry)]
+            with m.If(port.probe):  # (after the grant: a request a clock is kept)
+                m.d.sync += [reading[i].eq(1), read_slots[i].eq(port.probe_slot)]
+
+        # Writes: a pending store per engine (a newer one replaces it); emptying comes first.
+        storing = Signal(n)
+        store_slots = [Signal(slot_bits(entries), name=f"store_slot_{i}") for i in range(n)]
+        store_entries = [Signal(layout, name=f"store_entry_{i}") for i in range(n)]
+        store_any, store_index = round_robin(m, storing, name="store")
+        clearing = Signal()
+        clear_slot = Signal(slot_bits(entries))
+        with m.If(clearing):
+            m.d.comb += [write.addr.eq(clear_slot), write.en.eq(1)]
+            m.d.sync += clear_slot.eq(clear_slot + 1)
+            with m.If(clear_slot == entries - 1):
+                m.d.sync += clearing.eq(0)
+        with m.Elif(store_any):
+            m.d.comb += [
+                write.addr.eq(select(m, store_slots, store_index, name="store_addr")),
+                write.data.eq(select(m, store_entries, store_index, name="store_data")),
+                write.en.eq(1),
+            ]
+            m.d.sync += storing.bit_select(store_index, 1).eq(0)
+        for i, port in enumerate(ports):
+            m.d.comb += port.clearing.eq(clearing)
+            with m.If(port.store):
+                m.d.sync += [
+                    storing[i].eq(1),
+                    store_slots[i].eq(port.store_slot),
+                    store_entries[i].eq(port.store_entry),
+                ]
+        with m.If(self.clear):
+            m.d.sync += [clearing.eq(1), clear_slot.eq(0), storing.eq(0)]
+        return m
+
+
+def round_robin(m, requests, *, name):
+    """The request granted in this clock: the first set after the last one granted (a
+    register), in turn. Returns whether any is set and its index."""
+    n = len(requests)
+    if n == 1:
+        return requests[0], Signal(range(2), name=f"{name}_index")  # (always 0)
+    last = Signal(range(n), name=f"{name}_last")
+    index = Signal(range(n), name=f"{name}_index")
+    granted = Signal(name=f"{name}_any")
+    with m.Switch(last):
+        for previous in range(n):
+            with m.Case(previous):
+                order = [(previous + 1 + k) % n for k in range(n)]
+                for i in reversed(order):  # (the later statement wins: the first in turn)
+                    with m.If(requests[i]):
+                        m.d.comb += [index.eq(i), granted.eq(1)]
+    with m.If(granted):
+        m.d.sync += last.eq(index)
+    return granted, index
+
+
+def select(m, values, index, *, name):
+    """``values[index]``, as a signal."""
+    out = Signal.like(values[0], name=name)
+    if len(values) == 1:
+        m.d.comb += out.eq(values[0])
+        return out
+    with m.Switch(index):
+        for i, value in enumerate(values):
+            with m.Case(i):
+                m.d.comb += out.eq(value)
+    return out
