@@ -193,7 +193,9 @@ def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> Boar
     (docs/hash-moves.md; 0: none), or with ``shared`` one table of them for all engines."""
     options = dict(spec.player_options)
     search = {**options.get("search_options", {}), "move_table": entries}
-    search["shared_table"] = bool(shared and entries)
+    search.pop("shared_table", None)
+    if shared and entries:
+        search["shared_table"] = True
     options["search_options"] = search
     return dataclasses.replace(spec, player_options=options)
 

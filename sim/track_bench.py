@@ -117,7 +117,8 @@ def table_figures(
 ) -> None:
     """The one-engine search with a table of ``entries`` best moves against the same search
     without: the clocks and nodes to complete each depth (no node limit), the mean over the
-    positions."""
+    positions. Each search starts with its table emptied (the last one's emptying passes
+    first, as it does while a player's serial line carries the moves)."""
     cycles_at: dict[tuple[int, int], float] = {}
     for table in (0, entries):
         per_depth: dict[int, list[tuple[int, int]]] = {d: [] for d in depths}
@@ -129,6 +130,7 @@ def table_figures(
                     engine.new_game()
                     for turn in position.turns:
                         engine.play(turn.move)
+                    engine.idle(table)  # (the last search's table is emptied meanwhile)
                     got = engine.search(int(position.turn is Colour.WHITE), UNLIMITED)
                     per_depth[d].append((got.cycles, got.nodes))
         name = f"a table of {table} best moves" if table else "no table"
@@ -181,6 +183,7 @@ def parallel_figures(
                     unit.new_game()
                     for turn in position.turns:
                         unit.play(turn.move)
+                    unit.idle(move_table)  # (the last search's table is emptied meanwhile)
                     got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, depth=d)
                     per_depth[d].append(got.cycles)
                     nodes += got.nodes

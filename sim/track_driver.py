@@ -340,6 +340,12 @@ class TrackSearchSim:
         x, y, outside = window_cell(box, move.column, move.row, self.width, self.height)
         return self._game(TrackOp.PLAY, x, y, gateware_symbol(move.symbol), outside)
 
+    def idle(self, clocks: int) -> None:
+        """Let ``clocks`` clocks pass with nothing asked: as a player's do while the serial line
+        carries the moves (a table of best moves is emptied after a search then; a search
+        started before that waits for it, and its clocks count)."""
+        self.backend.tick(clocks)
+
     def search(
         self, turn: int, budget: int, cycle_budget: int = (1 << 32) - 1, depth: int = 0
     ) -> SearchResult:

@@ -217,13 +217,25 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             2048,
             {"max_depth": 8, "engines": 7, "pv_plies": 1, "move_table": 2048},
         ),
+        (
+            "ulx3s_85f",
+            7,
+            (16384, True),
+            {
+                "max_depth": 8,
+                "engines": 7,
+                "pv_plies": 1,
+                "move_table": 16384,
+                "shared_table": True,
+            },
+        ),
     ],
 )
 def test_board_files_search_options_add_to_the_boards_own(name, engines, table, search):
     """A board file's search options are added one by one to the boards' search (6 plies by
     the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
     adds the engines (and drops the one engine's board options), ``--move-table`` the
-    engines' tables of best moves."""
+    engines' tables of best moves (with ``--shared-table``, one for all)."""
     from trax_fpga.boards.build import with_engines, with_move_table
     from trax_fpga.boards.top import make_design
 
@@ -231,7 +243,7 @@ def test_board_files_search_options_add_to_the_boards_own(name, engines, table, 
     if engines is not None:
         spec = with_engines(spec, engines)
     if table is not None:
-        spec = with_move_table(spec, table)
+        spec = with_move_table(spec, *(table if isinstance(table, tuple) else (table,)))
     design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
     assert design.search_options == search
