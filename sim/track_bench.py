@@ -212,7 +212,7 @@ def parallel_figures(
             "M",
             where,
         )
-        fmax = routed_fmax(n) if not move_table else None  # (no board file has the table yet)
+        fmax = routed_fmax(n, move_table, shared_table)
         if fmax is not None:
             mhz, label = fmax
             figure(
@@ -230,17 +230,22 @@ def table_label(entries: int, shared: bool) -> str:
     return f", a table of {entries} best moves an engine"
 
 
-def routed_fmax(engines: int) -> tuple[float, str] | None:
-    """The routed Fmax of the ULX3S player with ``engines`` engines, from the newest report that
-    ``make bitstream`` (or ``boards.build --engines``) left in ``build/``, and its label, which
-    says so when the report is of another commit than the clocks measured here."""
+def routed_fmax(
+    engines: int, move_table: int = 0, shared_table: bool = False
+) -> tuple[float, str] | None:
+    """The routed Fmax of the ULX3S player with ``engines`` engines and that table of best moves,
+    from the newest report that ``make bitstream`` (or ``boards.build --engines``) left in
+    ``build/``, and its label, which says so when the report is of another commit than the
+    clocks measured here."""
     newest_first = sorted(BUILD.glob("ulx3s_85f*/report.json"), key=lambda p: -p.stat().st_mtime)
     for report in newest_first:
         data = json.loads(report.read_text())
         options = data.get("player_options") or {}
         if data.get("top") != "player":
             continue
-        if options.get("search_options", {}).get("engines", 1) == engines:
+        search = options.get("search_options", {})
+        table = (search.get("move_table", 0), bool(search.get("shared_table", False)))
+        if search.get("engines", 1) == engines and table == (move_table, bool(shared_table)):
             routed = data.get("commit", "?")
             here = checkout_commit()
             where = f"ULX3S {data['fmax_mhz']:.1f} MHz routed at commit {routed}"
