@@ -160,7 +160,8 @@ class TrackSearch(wiring.Component):
     shared_table : bool
         With ``move_table``: the table is outside, shared with other engines, reached through
         the ``table`` port (:class:`~.move_table.SharedMoveTable`, which empties it); a node
-        waits for its entry (some clocks more than with a table of its own).
+        waits for its entry (5 clocks when no other engine asks, against one with a table of
+        its own: the port's requests and answers are registered in the engine too).
 
     Members
     -------
@@ -398,7 +399,28 @@ class TrackSearch(wiring.Component):
             left_here = Signal(range(max_depth + 1))  # plies below the board's ply, plus one
             m.d.comb += left_here.eq(iteration - ply + 1)
             if shared_table:
-                clearing = self.table.clearing  # (the shared table empties itself)
+                # The shared table sits across the chip: the port's requests leave from
+                # registers and its answers are registered on arrival, so that no path runs
+                # from the search's decisions to the table or from the table to the board's
+                # next command (some clocks more per lookup; still the own table's search with
+                # one engine, as every store is in the table before a later read).
+                table = self.table
+                clearing = table.clearing  # (the shared table empties itself)
+                probing = Signal()
+                storing = Signal()
+                store_slot = Signal(slot_bits)
+                store_entry = Signal(entry_layout)
+                answered = Signal()
+                answer = Signal(entry_layout)
+                m.d.sync += [probing.eq(0), storing.eq(0)]
+                m.d.sync += [answered.eq(table.answer), answer.eq(table.entry)]
+                m.d.comb += [
+                    table.probe.eq(probing),
+                    table.probe_slot.eq(key[:slot_bits]),  # (the board's, idle in PROBE)
+                    table.store.eq(storing),
+                    table.store_slot.eq(store_slot),
+                    table.store_entry.eq(store_entry),
+                ]
             else:
                 m.d.comb += table_read.addr.eq(key[:slot_bits])
                 clearing = Signal()  # emptying the table after a search, a slot a clock
@@ -780,22 +802,19 @@ class TrackSearch(wiring.Component):
             board's key is settled: the private table's read port is addressed by it now)."""
             m.next = "PROBE"
             if shared_table:
-                m.d.comb += [self.table.probe.eq(1), self.table.probe_slot.eq(key[:slot_bits])]
+                m.d.sync += probing.eq(1)
 
         def store_best():
             """The node at the board's ply returns: its best move to the table, if it has one
             and may store it."""
             here = lookups.here
             if shared_table:
-                slot, entry, enable = (
-                    self.table.store_slot,
-                    self.table.store_entry,
-                    self.table.store,
-                )
+                slot, entry, enable, domain = store_slot, store_entry, storing, m.d.sync
             else:
                 slot, entry, enable = table_write.addr, table_write.data, table_write.en
+                domain = m.d.comb
             with m.If(here.store & (best_here != -INFINITY)):
-                m.d.comb += [
+                domain += [
                     slot.eq(here.slot),
                     entry.move.eq(best_moves.here),
                     entry.tag.eq(here.tag),
@@ -853,11 +872,10 @@ class TrackSearch(wiring.Component):
                 with m.State("PROBE"):  # a node is entered: the entry at its key's slot, its first
                     # move (the key of the position after a move is settled when the board is
                     # done with it, as its counts are for LEAF's score a clock later)
-                    answered = self.table.answer if shared_table else Const(1)
                     with m.If(abort_now):
                         m.next = "UNWIND"
-                    with m.Elif(answered):
-                        held = self.table.entry if shared_table else table_read.data
+                    with m.Elif(answered if shared_table else Const(1)):
+                        held = answer if shared_table else table_read.data
                         hit = (held.left != 0) & (held.tag == key_tag)
                         deeper = (held.left != 0) & (held.tag != key_tag) & (held.left > left_here)
                         lookup = Signal(lookup_layout)

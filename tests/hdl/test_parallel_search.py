@@ -127,6 +127,10 @@ def test_one_engine_with_the_recursive_pv_split_is_the_sequential_search():
 
 
 def test_many_engines_within_small_budgets(three):
+    assert within_small_budgets(three) == 40
+
+
+def within_small_budgets(three) -> int:
     """A search stopped by a budget still answers a legal move (none only without one)."""
     checked = 0
     for position in some_positions(4, 9):
@@ -137,10 +141,14 @@ def test_many_engines_within_small_budgets(three):
             assert move is None or position.is_legal(move)
             assert got.depth <= model.depth + 1
             checked += 1
-    assert checked == 40
+    return checked
 
 
 def test_many_engines_stop_at_the_cycle_budget(three):
+    stop_at_the_cycle_budget(three)
+
+
+def stop_at_the_cycle_budget(three) -> None:
     position = positions_from_games(1, 12)[0]
     unlimited, _ = search(three, position, UNLIMITED)
     assert unlimited.cycles > 4_000
@@ -150,6 +158,10 @@ def test_many_engines_stop_at_the_cycle_budget(three):
 
 
 def test_the_game_goes_on_after_a_parallel_search(three):
+    game_goes_on(three)
+
+
+def game_goes_on(three) -> None:
     """Every engine's board is back at the game's position: the next move is judged on it and
     the next search scores as the model."""
     position = positions_from_games(1, 12)[0]
@@ -179,22 +191,26 @@ def test_trax_best_backend_rtl_engines(capsys, depth, plies):
     assert position.is_legal(out[-1])
 
 
-def test_the_watchdog_answers_a_legal_move():
+@pytest.mark.parametrize("table", [{}, {"move_table": 16, "shared_table": True}], ids=["", "table"])
+def test_the_watchdog_answers_a_legal_move(table):
     """With no slack after the clock budget, the watchdog aborts the engines as their budget
-    runs out, and the answer is still a legal move (Amaranth's simulator, a small torus)."""
+    runs out, and the answer is still a legal move (Amaranth's simulator, a small torus); with
+    a shared table, the engines may be waiting for its answers then, and the next search waits
+    for it to be emptied."""
     from trax_fpga.hdl.parallel_search import ParallelSearch
 
     torus = 16
-    design = ParallelSearch(torus, torus, 2, engines=2, watchdog=0)
+    design = ParallelSearch(torus, torus, 2, engines=2, watchdog=0, **table)
     position = Position.from_moves(["@0+", "B1+", "A0/"])
     with TrackSearchSim((torus, torus), "amaranth", component=design) as unit:
         unit.new_game()
         for turn in position.turns:
             assert unit.play(turn.move).name == "LEGAL"
-        got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, cycle_budget=150)
-    assert got.found and got.cycles < 150 + 100
-    cell = board_cell(position, (got.x, got.y), torus, torus)
-    assert position.is_legal(position.move_at(cell, host_symbol(got.symbol)))
+        for _ in range(2):
+            got = unit.search(int(position.turn is Colour.WHITE), UNLIMITED, cycle_budget=150)
+            assert got.found and got.cycles < 150 + 100 + (16 if table else 0)
+            cell = board_cell(position, (got.x, got.y), torus, torus)
+            assert position.is_legal(position.move_at(cell, host_symbol(got.symbol)))
 
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
@@ -249,3 +265,8 @@ def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_seq
         shared_table=shared,
     ) as three:
         assert score_every_iteration(three, some_positions(4, 13), DEPTH) == 24
+        # Searches stopped by their budgets (their tables' reads and writes under way) leave
+        # the engines and the table ready for the next search.
+        assert within_small_budgets(three) == 40
+        stop_at_the_cycle_budget(three)
+        game_goes_on(three)
