@@ -20,6 +20,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .move_table import TABLE_TAG_BITS, table_entry_layout, table_port_signature
+from .move_table import slot_bits as table_slot_bits
 from .ply_registers import PlyRegisters
 from .scores import (
     ATTACK_WEIGHT,
@@ -275,7 +276,7 @@ class TrackSearch(wiring.Component):
         power_of_two = integer and move_table >= 2 and move_table & (move_table - 1) == 0
         if not (power_of_two or (integer and move_table == 0)):
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
-        if move_table.bit_length() - 1 + TABLE_TAG_BITS > 32:
+        if table_slot_bits(move_table) + TABLE_TAG_BITS > 32:
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
         if shared_table and not move_table:
             raise ValueError("a shared table needs its entries (move_table)")
@@ -377,7 +378,7 @@ class TrackSearch(wiring.Component):
         # slot and tag, and whether it may store there) and its first move, chosen on entry.
         entries, shared_table = self.move_table, self.shared_table
         if entries:
-            slot_bits = entries.bit_length() - 1
+            slot_bits = table_slot_bits(entries)
             entry_layout = table_entry_layout(c, r, max_depth)
             lookup_layout = data.StructLayout(
                 {
