@@ -47,7 +47,8 @@ __all__ = [
 ]
 
 #: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
-#: its clock, its player (8 search engines, each on its own block-RAM board, a 64 x 64 torus) and
+#: its clock, its player (7 search engines, each on its own block-RAM board, a 64 x 64 torus,
+#: sharing a table of best moves) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
 #: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
 #: node split). The values are kept
@@ -57,11 +58,17 @@ REAL_BOARD = "ulx3s_85f"
 REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
-REAL_SEARCH = (("engines", 8), ("max_depth", 8), ("pv_plies", 1))
+REAL_SEARCH = (
+    ("engines", 7),
+    ("max_depth", 8),
+    ("move_table", 16384),
+    ("pv_plies", 1),
+    ("shared_table", 1),
+)
 REAL_TORUS = 64
-#: Clocks per node of the real board's search: its 8 engines play 0.526 nodes per clock (README,
-#: Figures, ``python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,8``; one
-#: engine 0.112).
+#: Clocks per node of the real board's search: its 7 engines sharing a table of 16,384 best
+#: moves play 0.531 nodes per clock (README, Figures, ``python -m trax_fpga.sim.track_bench
+#: --perft 0 --positions 0 --engines 7 --move-table 16384 --shared-table``; one engine 0.112).
 CLOCKS_PER_NODE = 1.9
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0

@@ -317,6 +317,41 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
         os.utime(directory)  # recently used: kept by _prune
         return _load(directory)
     root.mkdir(parents=True, exist_ok=True)
+    with _building(root / f"{directory.name}.lock"):
+        if not (directory / "ports.json").exists():  # (not built meanwhile by another process)
+            _build_and_keep(component, directory, verilog_text, signed_names, jobs)
+    return _load(directory)
+
+
+@contextlib.contextmanager
+def _building(lock: Path):
+    """Hold ``lock`` (a file) while building: another process that wants the same design waits
+    for this build and then finds it in the cache, rather than building it a second time beside
+    it (two test workers, or two ``trax sim``). Without ``fcntl`` (Windows), no wait."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(lock, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            report = _reporter.get()
+            if report is not None:
+                report("waiting for another process's Verilator build of this design")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            if report is not None:
+                report(None)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _build_and_keep(component, directory: Path, verilog_text, signed_names, jobs: int) -> None:
+    """Build into a folder of this process, then rename it to ``directory`` (the cache entry)."""
+    root = directory.parent
     _prune(root)
     work = root / f"{directory.name}.tmp{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
@@ -336,7 +371,6 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
         shutil.rmtree(work, ignore_errors=True)
         if report is not None:
             report(None)
-    return _load(directory)
 
 
 #: How many built designs the cache keeps (the most recently used ones).
@@ -355,6 +389,7 @@ def _prune(root: Path) -> None:
     stale += [e for e in entries if ".tmp" in e.name and time.time() - e.stat().st_mtime > 86400]
     for entry in stale:
         shutil.rmtree(entry, ignore_errors=True)
+        (root / f"{entry.name}.lock").unlink(missing_ok=True)
 
 
 _version_cache: list[str] = []

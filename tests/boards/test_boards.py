@@ -207,7 +207,18 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
 @pytest.mark.parametrize(
     ("name", "engines", "table", "search"),
     [
-        ("ulx3s_85f", None, None, {"max_depth": 8, "engines": 8, "pv_plies": 1}),
+        (
+            "ulx3s_85f",
+            None,
+            None,
+            {
+                "max_depth": 8,
+                "engines": 7,
+                "pv_plies": 1,
+                "move_table": 16384,
+                "shared_table": True,
+            },
+        ),
         ("ice40_hx8k", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         ("icebreaker", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         ("ice40_hx8k", 2, None, {"max_depth": 3, "evaluation": False, "engines": 2}),

@@ -11,7 +11,6 @@ import random
 
 import pytest
 
-from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
@@ -211,62 +210,3 @@ def test_the_watchdog_answers_a_legal_move(table):
             assert got.found and got.cycles < 150 + 100 + (16 if table else 0)
             cell = board_cell(position, (got.x, got.y), torus, torus)
             assert position.is_legal(position.move_at(cell, host_symbol(got.symbol)))
-
-
-TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
-
-
-@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
-def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
-    """One engine with a table (the split nodes use none), splitting the line to ply 2: the
-    same move, score, depth and nodes as the parallel model with the table, which plays other
-    nodes than the search without one. The shared table's port (its reads some clocks later)
-    changes nothing with one engine."""
-    checked = differ = 0
-    with TrackSearchSim(
-        (TORUS, TORUS),
-        "verilator",
-        max_depth=DEPTH + 1,
-        engines=1,
-        pv_plies=2,
-        move_table=TABLE,
-        shared_table=shared,
-    ) as single:
-        for position in some_positions(3, 12):
-            for budget in (5, 300, 2500, UNLIMITED):
-                model = hw_parallel_search(
-                    position, TORUS, TORUS, budget, DEPTH + 1, 1, pv_plies=2, move_table=TABLE
-                )
-                got, move = search(single, position, budget)
-                label = f"{' '.join(str(t.move) for t in position.turns)}, budget {budget}"
-                assert move == model.move, label
-                assert (got.score, got.depth, got.nodes) == (
-                    model.score,
-                    model.depth,
-                    model.nodes,
-                ), label
-                plain = hw_search(position, TORUS, TORUS, budget, DEPTH + 1, board="track")
-                differ += plain.nodes != model.nodes
-                checked += 1
-    assert checked == 24
-    assert differ >= 3  # (the small budgets end before the table's moves change anything)
-
-
-@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
-def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search(
-    shared,
-):
-    with TrackSearchSim(
-        (TORUS, TORUS),
-        "verilator",
-        max_depth=DEPTH,
-        engines=3,
-        move_table=TABLE,
-        shared_table=shared,
-    ) as three:
-        assert score_every_iteration(three, some_positions(4, 13), DEPTH) == 24
-        # Searches stopped by their budgets (their tables' reads and writes under way) leave
-        # the engines and the table ready for the next search.
-        assert within_small_budgets(three) == 40
-        stop_at_the_cycle_budget(three)
-        game_goes_on(three)

@@ -6,6 +6,8 @@ depth, and the chosen move's own value is that score.
 
 from __future__ import annotations
 
+import pytest
+
 from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import INFINITY, MATE_BOUND, _Searcher, hw_search
 from trax_fpga.host.position import Position
@@ -123,12 +125,15 @@ def test_the_walk_to_a_ticket_is_not_counted():
     assert checked == 24
 
 
-def test_the_recursive_pv_split_scores_as_the_sequential_search():
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_the_recursive_pv_split_scores_as_the_sequential_search(full):
     """``pv_plies`` > 1: the previous best's line split ply by ply (plies 1 and 2 at depth 4)
     scores every iteration as the sequential search, and chooses a move of that value; it is
-    not the split of ply 1 alone (the node counts differ)."""
+    not the split of ply 1 alone (the node counts differ). ``make test`` searches the random
+    positions (some 40 s); ``make test-slow`` the human-game positions too (some 3 minutes)."""
     checked = differs = 0
-    for position in game_positions(2) + random_positions(2, 200):
+    positions = random_positions(2, 200)
+    for position in (game_positions(2) + positions) if full else positions:
         expected = sequential_scores(position, 4)
         for engines in (3, 8):
             got = hw_parallel_search(position, TORUS, TORUS, BIG, 4, engines, pv_plies=8)
@@ -140,17 +145,20 @@ def test_the_recursive_pv_split_scores_as_the_sequential_search():
                 ply_one = hw_parallel_search(position, TORUS, TORUS, BIG, 4, engines)
                 differs += got.engine_nodes != ply_one.engine_nodes
             checked += 1
-    assert checked == 8 and differs >= 3
+    assert checked == 4 * (1 + full) and differs >= 2 * (1 + full) - 1
 
 
-def test_helpers_score_as_the_sequential_search():
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_helpers_score_as_the_sequential_search(full):
     """``helpers``: engines whose root moves ran out help the root moves still searched (the
     replies below them by ticket, a cutoff there ending every helper's reply). Every iteration
     scores as the sequential search and the chosen move has that value; one engine (no one to
     help) is the sequential search node for node; helping changes the engines' work (the node
-    counts differ from the split without helpers) in most positions."""
+    counts differ from the split without helpers) in most positions. ``make test`` searches
+    the random positions (some 40 s); ``make test-slow`` the human-game positions too."""
     checked = differs = 0
-    for i, position in enumerate(game_positions(4) + random_positions(4, 240)):
+    positions = random_positions(4, 240)
+    for i, position in enumerate((game_positions(4) + positions) if full else positions):
         depth = 4 if i % 4 == 0 else 3
         expected = sequential_scores(position, depth)
         for engines, pv_plies in ((2, 1), (3, 4), (8, 4)):
@@ -173,7 +181,7 @@ def test_helpers_score_as_the_sequential_search():
                 hw_search(position, TORUS, TORUS, budget, 4, board="track")
             )
             checked += 1
-    assert checked == 48 and differs >= 12
+    assert checked == 24 * (1 + full) and differs >= 6 * (1 + full)
 
 
 def test_helpers_with_tiny_budgets_give_a_move_exactly_when_the_sequential_search_does():

@@ -35,10 +35,17 @@ def test_sim_is_the_real_boards_player_by_default():
     assert simulated.config_from(args) == simulated.real_board_config()
     args = cli.build_parser().parse_args(["sim", "--torus", "16", "--search", "max_depth=3"])
     config = simulated.config_from(args)
-    search = (("engines", 8), ("max_depth", 3), ("pv_plies", 1))
+    search = (
+        ("engines", 7),
+        ("max_depth", 3),
+        ("move_table", 16384),
+        ("pv_plies", 1),
+        ("shared_table", 1),
+    )
     assert (config.window, config.search_options) == (16, search)
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
-    one = {"engines": 1, "max_depth": 8, "pv_plies": 1}  # (one engine splits nothing)
+    one = {"engines": 1, "max_depth": 8, "pv_plies": 1, "move_table": 16384, "shared_table": 1}
+    # (one engine splits nothing, and its table is its own)
     assert dict(simulated.config_from(args).search_options) == one
 
 

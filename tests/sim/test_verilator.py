@@ -2,6 +2,7 @@
 
 import os
 import random
+import threading
 
 import pytest
 from amaranth.hdl import Cat, Module, signed
@@ -267,3 +268,40 @@ def test_cache_keeps_the_most_recent_builds(tmp_path, monkeypatch):
     verilator_module._prune(tmp_path)
     # Room for the build about to be made: the two most recent stay.
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["d", "e"]
+
+
+COUNTER = """module top(input clk, input rst, output reg [7:0] count);
+  always @(posedge clk) count <= rst ? 8'd0 : count + 8'd1;
+endmodule
+"""
+
+
+def test_a_build_under_way_is_waited_for_not_made_twice(tmp_path):
+    """Two builds of one design at once (two test workers, two ``trax sim``): the second waits
+    for the first's and takes it from the cache."""
+    started = threading.Event()
+    said = {"first": [], "second": []}
+    built = {}
+
+    def run(name: str) -> None:
+        def report(text):
+            if text is not None:
+                said[name].append(text)
+                started.set()
+
+        with verilator_module.reporting(report):
+            built[name] = verilator_module.build(COUNTER, cache=tmp_path)
+
+    first = threading.Thread(target=run, args=("first",))
+    first.start()
+    assert started.wait(60)
+    second = threading.Thread(target=run, args=("second",))
+    second.start()
+    first.join(600)
+    second.join(600)
+    assert [text.split()[0] for text in said["first"]] == ["building"]
+    assert [text.split()[0] for text in said["second"]] == ["waiting"]
+    assert built["first"].executable == built["second"].executable
+    assert [entry.name for entry in tmp_path.iterdir() if entry.is_dir()] == [
+        built["first"].executable.parent.parent.name
+    ]
