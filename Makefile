@@ -68,7 +68,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: lint browser
-	$(BIN)/pytest -q -n auto --dist loadfile
+	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -q -m slow --run-slow

@@ -1,4 +1,7 @@
-"""Shared pytest options: long runs are marked ``slow`` and only run with ``--run-slow``."""
+"""Shared pytest options: long runs are marked ``slow`` and only run with ``--run-slow``; the
+longest files run first, so that ``make test``'s workers (which take whole files, in this
+order: ``--dist loadfile --no-loadscope-reorder``) end together rather than one waiting for
+the other's last long file."""
 
 import pytest
 
@@ -7,7 +10,30 @@ def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="also run tests marked slow")
 
 
+#: The files that take longest in ``make test`` (minutes each, most of it Verilator builds;
+#: ``pytest -p no:xdist --durations=80``, fourteenth session), longest first. The two that
+#: build the real board's player are apart, so that one finds the other's build in the cache
+#: rather than waiting for it.
+LONGEST_FIRST = (
+    "tests/sim/test_big_games.py",
+    "tests/hdl/test_parallel_search.py",
+    "tests/host/test_hwparallel.py",
+    "tests/sim/test_board_cli.py",
+    "tests/hdl/test_parallel_tables.py",
+    "tests/boards/test_boards.py",
+    "tests/sim/test_player_pins.py",
+    "tests/hdl/test_track_search.py",
+    "tests/hdl/test_track_board.py",
+)
+
+
+def _longest_first(item) -> int:
+    path = item.nodeid.split("::")[0]
+    return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=_longest_first)  # (stable: the other files keep their order)
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with `make test-slow` (pytest --run-slow)")
