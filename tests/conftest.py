@@ -11,11 +11,9 @@ def pytest_addoption(parser):
 
 
 #: The files that take longest in ``make test`` (minutes each, most of it Verilator builds;
-#: ``pytest -p no:xdist --durations=80``, fourteenth session), longest first. The two that
-#: build the real board's player are apart, so that one finds the other's build in the cache
-#: rather than waiting for it.
+#: ``pytest -p no:xdist --durations=80``, fourteenth session), longest first (the big game, the
+#: longest then, is in `make test-slow` since the fifteenth).
 LONGEST_FIRST = (
-    "tests/sim/test_big_games.py",
     "tests/hdl/test_parallel_search.py",
     "tests/host/test_hwparallel.py",
     "tests/sim/test_board_cli.py",

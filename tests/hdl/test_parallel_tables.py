@@ -26,9 +26,12 @@ from .test_parallel_search import (
 from .test_track_search import search
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
+#: The shared table is the board file's; every engine's own table (a design of its own each) is
+#: checked in `make test-slow`.
+SHARED = [pytest.param(False, id="own", marks=pytest.mark.slow), pytest.param(True, id="shared")]
 
 
-@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+@pytest.mark.parametrize("shared", SHARED)
 def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
     """One engine with a table (the split nodes use none), splitting the line to ply 2: the
     same move, score, depth and nodes as the parallel model with the table, which plays other
@@ -64,7 +67,7 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
     assert differ >= 3  # (the small budgets end before the table's moves change anything)
 
 
-@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+@pytest.mark.parametrize("shared", SHARED)
 def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search(
     shared,
 ):

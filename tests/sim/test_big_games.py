@@ -2,11 +2,14 @@
 
 The board (one block-RAM board on a 64x64 torus, through its UART on Verilator, as `make play`
 runs it) is given one node a move, so that it does not end the game early; its opponent grows the
-box whenever it can without losing at once. Every answer is judged by the referee.
+box whenever it can without losing at once. Every answer is judged by the referee. A whole
+game on the 7-engine board takes minutes: `make test-slow`.
 """
 
 import dataclasses
 import random
+
+import pytest
 
 from trax_fpga.host.players import Player
 from trax_fpga.host.position import Position
@@ -58,6 +61,7 @@ class Sprawler(Player):
         return str(candidates[0])
 
 
+@pytest.mark.slow  # (a whole game simulated: some 8 minutes)
 def test_a_game_past_20x20_to_its_end():
     config = dataclasses.replace(simulated.real_board_config(), budget=1)
     assert config.window == 64
