@@ -519,18 +519,28 @@ class TrackSearch(wiring.Component):
         parent_killer = killer.parent
         parent_killer_valid = killer_valid.parent
         parent_move = moves.parent
-        # A node counted in this clock counts for the budget of a command issued in it.
+        # A node counted in this clock counts for the budget of a command issued in it. Both
+        # comparisons with the budget are made from registers alone, so that the late
+        # ``counted`` only selects one (no adder or comparator after the search's decisions).
         counted = Signal()
         node_count = Signal(32)
-        m.d.comb += node_count.eq(self.nodes + counted)
+        one_more = Signal(32)
+        at_budget = Signal()  # the nodes counted so far are the budget
+        one_short = Signal()  # they are one short of it
+        m.d.comb += [
+            one_more.eq(self.nodes + 1),
+            node_count.eq(Mux(counted, one_more, self.nodes)),
+            at_budget.eq(self.nodes == budget),
+            one_short.eq(one_more == budget),
+        ]
         m.d.sync += self.nodes.eq(node_count)
         clock_spent = self.clock_spent if split else self.cycles >= cycle_budget
-        own_spent = (node_count == budget) | clock_spent
+        own_spent = Mux(counted, one_short, at_budget) | clock_spent
         spent = own_spent
         spent_so_far = Const(0)  # before this clock's node, if any (no loop through counted)
         if split:
             spent = own_spent | self.stop
-            spent_so_far = (self.nodes == budget) | clock_spent | self.stop
+            spent_so_far = at_budget | clock_spent | self.stop
             m.d.comb += [
                 self.own_spent.eq(own_spent),
                 self.counted.eq(counted),

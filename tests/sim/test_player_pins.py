@@ -243,7 +243,10 @@ def _run(design, testcase, env):
     run(design, __name__, testcase=testcase, extra_env=extra_env, build_args=BUILD_ARGS)
 
 
-@pytest.mark.parametrize("baud", [115200, 19200])
+@pytest.mark.parametrize(
+    "baud",
+    [pytest.param(115200, marks=pytest.mark.slow), 19200],  # (whole games run at 115200)
+)
 def test_edge_cases_at_the_pins(baud):
     player = Player(EDGE_TORUS, EDGE_TORUS, EDGE_CLOCK, baud, "T1", budget=1)
     _run(player, "edge_cases", {"DIVISOR": player.divisor, "TEAM": "T1"})
