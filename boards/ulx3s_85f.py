@@ -6,8 +6,9 @@ player             the complete player with 7 search engines (``engines``, docs/
                    table of 16,384 best moves (``move_table``, ``shared_table``,
                    docs/hash-moves.md), iterations up to 8 plies, the previous best's node
                    split (``pv_plies`` 1), the loop potential's evaluation (built at commit
-                   ee90faa: 77092 of 83640 LUTs, 92%; 10720 FFs; 157 of 208 DP16KD; 26.04 MHz
-                   routed against the 25 MHz clock; 4101 s with the tests running; 0.531 nodes
+                   aeb6b30: 78119 of 83640 LUTs, 93%; 10720 FFs; 157 of 208 DP16KD; 27.35 MHz
+                   routed against the 25 MHz clock; 5087 s with the tests running; at ee90faa,
+                   before the budget's comparison from registers, 77092 LUTs, 26.04 MHz; 0.531 nodes
                    per clock, depth 5 1.73x sooner than 8 engines without a table). 8 engines
                    without a table, the board file's before (built at commit 0db27d0: 81362 of
                    83640 LUTs, 97%;
