@@ -8,12 +8,65 @@ asynchronous read port: distributed RAM on the ECP5 (``TRELLIS_DPR16X4``), where
 with a multiplexer per ply cost about 250 LUT4 a ply for the search's 83 bits (docs/area.md).
 The first ``fixed`` plies stay registers, which the search may also read and assign directly
 (the root's and the split node's window and best, shared with the other engines).
+
+The memories' read addresses follow the board's ply. Made from the ply's register, an adder and
+a multiplexer stand between the register and every memory's read; :class:`PlyReadAddresses`
+instead keeps each address in a register of its own, set a clock ahead from the way the board
+says its ply goes (the start of the search's critical path, docs/area.md, "The clock").
 """
 
-from amaranth import Module, Mux, Signal, Value
+from amaranth import Const, Module, Mux, Signal, Value
 from amaranth.lib.memory import Memory
 
-__all__ = ["PlyRegisters"]
+__all__ = ["PlyReadAddresses", "PlyRegisters"]
+
+
+class PlyReadAddresses:
+    """The read addresses of the parity memories, in registers, for every field of a search.
+
+    A memory of plies of parity ``q`` (from ``fixed`` on) reads at whichever of the board's
+    ``ply`` and ``ply - 1`` has parity ``q``. The board's ply changes only at the end of a clock,
+    and by one step: ``up`` (+1), ``down`` (-1) or ``to_zero`` (a new game), which the board
+    drives in the clock it takes the step. So the address of the next clock is one of four,
+    each made from the ply's register, and is chosen by those three late signals alone; the
+    memory is read from a register. :meth:`address` makes one register per (parity, ``fixed``,
+    width), shared by every field that asks for it.
+    """
+
+    def __init__(self, m: Module, ply: Value, *, up: Value, down: Value, to_zero: Value):
+        self._m = m
+        self._ply = ply
+        self._up, self._down, self._to_zero = up, down, to_zero
+        self._made = {}
+
+    @staticmethod
+    def _bank_ply(ply, parity: int):
+        """The one of ``ply`` and ``ply - 1`` with parity ``parity``."""
+        return Mux(ply[0] == parity, ply, ply - 1)
+
+    def address(self, parity: int, fixed: int, width: int) -> Signal:
+        """The registered read address of the memory of parity ``parity`` (plies from ``fixed``,
+        ``(p - fixed) // 2`` for ply ``p``, ``width`` bits)."""
+        key = (parity, fixed, width)
+        if key in self._made:
+            return self._made[key]
+        m, ply = self._m, self._ply
+
+        def of(p):
+            return (p - fixed)[1:] if width else Const(0, 0)
+
+        at_zero = ((0 if parity == 0 else -1) - fixed) >> 1 & ((1 << width) - 1)
+        reg = Signal(width, init=at_zero, name=f"ply_read_{parity}_{fixed}")
+        with m.If(self._to_zero):
+            m.d.sync += reg.eq(at_zero)
+        with m.Elif(self._up):
+            m.d.sync += reg.eq(of(self._bank_ply(ply + 1, parity)))
+        with m.Elif(self._down):
+            m.d.sync += reg.eq(of(self._bank_ply(ply - 1, parity)))
+        with m.Else():
+            m.d.sync += reg.eq(of(self._bank_ply(ply, parity)))
+        self._made[key] = reg
+        return reg
 
 
 class PlyRegisters:
@@ -27,6 +80,8 @@ class PlyRegisters:
     registers when ``fixed`` >= ``depth``); ``regs[i]`` is the register of ply i < ``fixed``,
     which may also be assigned directly: a port's write to it in the same clock wins, because
     :meth:`finish` (called once, after every such assignment) adds the ports' writes last.
+    With ``reads`` (a :class:`PlyReadAddresses` of the same ``ply``), the memories read at its
+    registered addresses, the same plies a clock sooner.
     """
 
     def __init__(
@@ -39,6 +94,7 @@ class PlyRegisters:
         parent: Value,
         *,
         fixed: int = 2,
+        reads: PlyReadAddresses | None = None,
     ):
         self._m = m
         self._ply = ply
@@ -64,8 +120,11 @@ class PlyRegisters:
         if self._banks:
             # Each memory reads at whichever of the two plies has its parity.
             for parity, (_, read) in enumerate(self._banks):
-                p = Mux(ply[0] == parity, ply, parent)
-                m.d.comb += read.addr.eq(self._address(p))
+                if reads is not None:
+                    address = reads.address(parity, fixed, len(read.addr))
+                else:
+                    address = self._address(Mux(ply[0] == parity, ply, parent))
+                m.d.comb += read.addr.eq(address)
         self._read(ply, self.here)
         self._read(parent, self.parent)
         self._finished = False

@@ -347,7 +347,7 @@ class TrackBoard(wiring.Component):
     plies : int
         The most plies that can be stacked.
     weights : dict or None
-        The score's weights (see ``white_score``); None: no score.
+        The score's weights (see ``white_mover_score``); None: no score.
     counts : bool or None
         Keep the evaluation's counts and sums (``white_attacks``, ``white_potential`` ...) and
         the tracks' kinds they are kept from. None (the default): when there are ``weights``;
@@ -411,6 +411,10 @@ class TrackBoard(wiring.Component):
         torus.
     ply : Out(range(plies + 1))
         Plies stacked.
+    ply_up, ply_down, ply_to_zero : Out(1)
+        The way ``ply`` goes at the end of this clock: one more, one less, back to 0 (a new
+        game); none, it stays. (So a reader of per-ply memories may set their addresses a clock
+        ahead.)
     cursor : In(cursor_layout)
         Where ``CANDIDATE``, ``NEXT`` and ``UNDO_NEXT`` start.
     play, skip_valid, skip : In(...)
@@ -431,11 +435,12 @@ class TrackBoard(wiring.Component):
         White's loop potential less black's (the sums over each colour's tracks), kept the
         same way (it never wraps: the bits hold the largest weight for every track the torus
         can hold).
-    white_score, black_score : Out(signed(12))
+    white_mover_score, black_mover_score : Out(signed(12))
         With ``weights`` (a dict: ``tempo``, ``attack``, ``own_attack``, ``lost``, ``clamp``; the
         loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position
-        for white, or black, to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock
-        after the counts; 0 without.
+        for white, or black, as the side that has just moved: minus the score for the other
+        side to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock after the
+        counts; 0 without.
     position_key : Out(32)
         With ``position_key`` (on tori of at most 64 x 64), the position's Zobrist key: the XOR
         over its tiles of :func:`tile_key`, kept tile by tile as the counts are (one clock
@@ -501,6 +506,9 @@ class TrackBoard(wiring.Component):
                 "tiles": Out(range(c * r + 1)),
                 "overflow": Out(1),
                 "ply": Out(range(plies + 1)),
+                "ply_up": Out(1),
+                "ply_down": Out(1),
+                "ply_to_zero": Out(1),
                 "cursor": In(cursor_layout(c, r)),
                 "play": In(1),
                 "proceed": In(1),
@@ -513,8 +521,8 @@ class TrackBoard(wiring.Component):
                 "white_attacks": Out(8),
                 "black_attacks": Out(8),
                 "potential_lead": Out(signed(potential_bits(c, r))),
-                "white_score": Out(signed(12)),
-                "black_score": Out(signed(12)),
+                "white_mover_score": Out(signed(12)),
+                "black_mover_score": Out(signed(12)),
                 "position_key": Out(32),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
@@ -902,7 +910,8 @@ class TrackBoard(wiring.Component):
                 m.d.sync += self.position_key.eq(self.position_key ^ product[KEY_SHIFT:])
 
         # The score of the position for either side to move, from the counts, registered: it
-        # is that of the position one clock after the counts change.
+        # is that of the position one clock after the counts change. Each is kept negated, as
+        # the side that just moved sees it (the search's leaf), so no negation follows them.
         if self.weights is not None:
             w = self.weights
             clamp = w["clamp"]
@@ -911,30 +920,31 @@ class TrackBoard(wiring.Component):
             # counts, it has at most one). So the clamp is two compares of ``lead`` with
             # constants, and a value within it is exact in the low bits alone (a narrow add).
             narrow = ceil_log2(clamp + 1) + 1
-            for k, out, sign in ((0, self.black_score, -1), (1, self.white_score, 1)):
+            for k, out, sign in ((0, self.white_mover_score, -1), (1, self.black_mover_score, 1)):
                 mine, theirs = k, 1 - k
                 threatened = attacks[theirs] != 0
                 over, under = Signal(name=f"over_{k}"), Signal(name=f"under_{k}")
                 plain = Signal(signed(narrow), name=f"plain_{k}")
                 for attacked in (0, 1):
                     rest = w["tempo"] - attacked * w["attack"]
-                    # sign * lead + rest > clamp, < -clamp
+                    # The side to move's score, sign * lead + rest, > clamp, < -clamp; its
+                    # negation is the value.
                     if sign > 0:
                         is_over, is_under = lead > clamp - rest, lead < -clamp - rest
-                        value = lead[:narrow].as_signed() + rest
+                        value = -rest - lead[:narrow].as_signed()
                     else:
                         is_over, is_under = lead < rest - clamp, lead > rest + clamp
-                        value = rest - lead[:narrow].as_signed()
+                        value = lead[:narrow].as_signed() - rest
                     with m.If(threatened == attacked):
                         m.d.comb += [over.eq(is_over), under.eq(is_under), plain.eq(value)]
                 with m.If(attacks[mine] != 0):
-                    m.d.sync += out.eq(w["own_attack"])
+                    m.d.sync += out.eq(-w["own_attack"])
                 with m.Elif(attacks[theirs] >= 2):
-                    m.d.sync += out.eq(w["lost"])
+                    m.d.sync += out.eq(-w["lost"])
                 with m.Elif(over):
-                    m.d.sync += out.eq(clamp)
-                with m.Elif(under):
                     m.d.sync += out.eq(-clamp)
+                with m.Elif(under):
+                    m.d.sync += out.eq(clamp)
                 with m.Else():
                     m.d.sync += out.eq(plain)
 
@@ -1198,6 +1208,16 @@ class TrackBoard(wiring.Component):
         ply_next = Signal.like(self.ply)  # the board's ply after this clock
         m.d.comb += ply_next.eq(self.ply)
         m.d.sync += self.ply.eq(ply_next)
+
+        def step_ply(value, *, up=0, down=0, to_zero=0):
+            """The board's ply after this clock (``ply_next``), and which way it goes."""
+            m.d.comb += [
+                ply_next.eq(value),
+                self.ply_up.eq(up),
+                self.ply_down.eq(down),
+                self.ply_to_zero.eq(to_zero),
+            ]
+
         if self.marks_in_block_ram:
             attrs = {"ram_style": "block"}
             marks = Memory(shape=ply_layout, depth=self.plies, init=[], attrs=attrs)
@@ -1419,7 +1439,7 @@ class TrackBoard(wiring.Component):
                     self.box.h.eq(last.box_h),
                     self.box.empty.eq(last.empty),
                 ]
-                m.d.comb += ply_next.eq(self.ply - 1)
+                step_ply(self.ply - 1, down=1)
                 if cached:
                     with m.If(c_level >= self.ply):  # the position it was read in is gone
                         m.d.sync += c_valid.eq(0)
@@ -1508,7 +1528,7 @@ class TrackBoard(wiring.Component):
             if not self.plain_undo:
                 m.d.comb += log_rd.addr.eq(log_sp - 2)  # the tile before the last, for UNDO_CHAIN
             with m.If(is_ply):
-                m.d.comb += ply_next.eq(self.ply + 1)
+                step_ply(self.ply + 1, up=1)
             finish(Verdict.LEGAL)
             m.next = "IDLE"
 
@@ -1558,7 +1578,7 @@ class TrackBoard(wiring.Component):
                                 self.potential_lead.eq(0),
                                 self.position_key.eq(0),
                             ]
-                            m.d.comb += ply_next.eq(0)
+                            step_ply(0, to_zero=1)
                             m.next = "CLEAR"
                         with m.Case(TrackOp.PLAY, TrackOp.PLY):
                             begin_turn(self.move.symbol, self.op == TrackOp.PLY)

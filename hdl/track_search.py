@@ -21,7 +21,7 @@ from amaranth.lib.wiring import In, Out
 
 from .move_table import TABLE_TAG_BITS, table_entry_layout, table_port_signature
 from .move_table import slot_bits as table_slot_bits
-from .ply_registers import PlyRegisters
+from .ply_registers import PlyReadAddresses, PlyRegisters
 from .scores import (
     ATTACK_WEIGHT,
     CLAMP,
@@ -321,9 +321,13 @@ class TrackSearch(wiring.Component):
         parent = Signal.like(ply)
         m.d.comb += parent.eq(ply - 1)
 
+        reads = PlyReadAddresses(
+            m, ply, up=board.ply_up, down=board.ply_down, to_zero=board.ply_to_zero
+        )
+
         def per_ply(name, shape, *, fixed=2):
             """Plies 0 and 1 (the root and the split node) in registers, the rest in memory."""
-            return PlyRegisters(m, name, shape, depth, ply, parent, fixed=fixed)
+            return PlyRegisters(m, name, shape, depth, ply, parent, fixed=fixed, reads=reads)
 
         # The split nodes' window, best and killer are registers: the other engines reach them.
         pv_plies = self.pv_plies
@@ -504,11 +508,13 @@ class TrackSearch(wiring.Component):
         m.d.comb += win_score.eq(WIN - ply)
         horizon = ply >= iteration
 
-        # The evaluation of the position after a move, for the side then to move (the mover's
-        # opponent): the board keeps it for both sides, registered.
+        # The evaluation of the position after a move, for the mover (minus the score for the
+        # side then to move): the board keeps it for both sides, registered.
         their_attacks = Mux(mover_white, board.white_attacks, board.black_attacks)
-        score = Signal(signed_score())
-        m.d.comb += score.eq(Mux(mover_white, board.black_score, board.white_score))
+        mover_score = Signal(signed_score())
+        m.d.comb += mover_score.eq(
+            Mux(mover_white, board.white_mover_score, board.black_mover_score)
+        )
         extend = Signal()  # the side to move must answer an attack: one more ply
         if self.evaluation:
             m.d.comb += extend.eq((their_attacks != 0) & (ply < iteration + extensions))
@@ -1017,7 +1023,7 @@ class TrackSearch(wiring.Component):
                     leaf = Mux(
                         mover_won | other_won,
                         Mux(mover_won, win_score, -win_score),
-                        -score if self.evaluation else Value.cast(0),
+                        mover_score if self.evaluation else Value.cast(0),
                     )
                     back_up(leaf, parent_move, parent_cursor, issued=True)
             with m.State("UNDO_WAIT"):  # a cutoff: the move is taken back, the node returns

@@ -6,6 +6,7 @@ plies taken back must leave the torus exactly as it was; counting the legal move
 through the board's own commands must give the reference engine's perft.
 """
 
+import collections
 import random
 
 import pytest
@@ -181,6 +182,53 @@ def test_perft_through_next_and_undo_next(board16, opening):
     for depth in (1, 2, 3):
         assert step_perft(board16, depth) == position.perft(depth), (opening, depth)
     assert board16.ply == 0
+
+
+class PlyStepWatch:
+    """A backend that ticks one clock at a time and checks, every clock, that the board's ply
+    went where ``ply_up``, ``ply_down`` and ``ply_to_zero`` said it would (the search sets its
+    per-ply memories' read addresses from them a clock ahead)."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.steps = collections.Counter()
+
+    def set(self, name: str, value: int) -> None:
+        self.inner.set(name, value)
+
+    def get(self, name: str) -> int:
+        return self.inner.get(name)
+
+    def tick(self, count: int = 1) -> None:
+        for _ in range(count):
+            before = self.inner.get("ply")
+            up, down, to_zero = (self.inner.get(f"ply_{way}") for way in ("up", "down", "to_zero"))
+            self.inner.tick()
+            after = self.inner.get("ply")
+            assert up + down + to_zero <= 1
+            assert after == (0 if to_zero else before + up - down), (before, up, down, to_zero)
+            self.steps["up" if up else "down" if down else "to_zero" if to_zero else "stay"] += 1
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_the_ply_goes_where_the_board_says_it_will(board16):
+    watch = board16.backend = PlyStepWatch(board16.backend)
+    try:
+        board16.new_game()
+        for move in ("@0/", "@1+"):
+            board16.play(move)
+        board16.compact()
+        assert step_perft(board16, 3) == Position.from_moves(["@0/", "@1+"]).perft(3)
+        assert board16.play("B2+", ply=True).legal
+        board16.undo()
+        board16.new_game()
+    finally:
+        board16.backend = watch.inner
+    # Every kind of step was seen, many times each, so the check could fail.
+    assert min(watch.steps[way] for way in ("up", "down", "stay")) > 1000
+    assert watch.steps["to_zero"] == 2
 
 
 def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
