@@ -2,7 +2,7 @@
 the search (a benchmark, not a test).
 
 ``python -m trax_fpga.sim.clock_profile [--torus 64] [--positions 4] [--budget 1500] [--depth 6]
-[--records FILE]``
+[--records FILE] [--engines N [--move-table E] [--shared-table]]``
 
 Runs :class:`~trax_fpga.hdl.track_search.TrackSearch` in the Amaranth simulator on the mid-game
 positions of the human games (those of ``track_bench``'s figures) and samples, every clock of every
@@ -11,6 +11,13 @@ figure a line (``<name>: <value> <unit> (<conditions>)``), the clocks per node, 
 node spent in each board state and in each search state. The states' names are the FSMs' own, so the
 figures say which step of a tile or a command the clocks go to (docs/architecture.md, "Clocks per
 node").
+
+With ``--engines N``, a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of N engines (the
+split at ply 1) searches each position to ``--depth`` with no node limit, as the parallel figures
+of ``track_bench`` do, and every engine's states are sampled: the figures are then engine-clocks
+per node and each state's share of all the engines' clocks, so the waits of the split (``TICKET``,
+``MERGE``, ``SPLIT_WAIT``) and of the shared table (``PROBE``) show beside the search's work
+(docs/parallel.md).
 """
 
 from __future__ import annotations
@@ -22,11 +29,12 @@ import pathlib
 
 from amaranth.hdl import Fragment, _dsl
 
+from ..hdl.parallel_search import ParallelSearch
 from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure, midgame_positions
 from ..host.tiles import Colour
 from .rules_driver import AmaranthSimBackend
-from .track_bench import RECORDS
+from .track_bench import RECORDS, UNLIMITED
 from .track_driver import TrackSearchSim
 
 __all__ = ["main", "profile", "recording_fsms"]
@@ -35,7 +43,8 @@ __all__ = ["main", "profile", "recording_fsms"]
 @contextlib.contextmanager
 def recording_fsms():
     """While elaborating inside this, every ``m.FSM()`` is recorded: yields a dict, name to the
-    FSM (its ``state`` signal and ``decoding``), filled as the design is elaborated."""
+    FSMs of that name (their ``state`` signal and ``decoding``), in the order they were
+    elaborated, filled as the design is elaborated."""
     fsms = {}
     original = _dsl.Module.FSM
 
@@ -43,7 +52,7 @@ def recording_fsms():
     def fsm(self, *args, **kwargs):
         with original(self, *args, **kwargs) as made:
             yield made
-        fsms[made._data["name"]] = made
+        fsms.setdefault(made._data["name"], []).append(made)
 
     _dsl.Module.FSM = fsm
     try:
@@ -54,32 +63,56 @@ def recording_fsms():
 
 class _ProfiledBackend(AmaranthSimBackend):
     """The simulator backend of the drivers, with a testbench that counts the (search state,
-    board state) pairs of every clock in which the search is busy."""
+    board state) pairs of every clock in which the search is busy, one count an engine."""
 
     def __init__(self, component) -> None:
         with recording_fsms() as fsms:
             fragment = Fragment.get(component, None)
-        self.board_fsm, self.search_fsm = fsms["track_fsm"], fsms["search_fsm"]
+        self.board_fsms, self.search_fsms = fsms["track_fsm"], fsms["search_fsm"]
+        if len(self.board_fsms) != len(self.search_fsms):
+            raise ValueError("a search FSM without its board's, or a board without a search")
         self.counts: collections.Counter = collections.Counter()
         super().__init__(component, design=fragment, background=[self._sample])
 
     async def _sample(self, ctx) -> None:
-        board, search = self.board_fsm, self.search_fsm
+        engines = list(zip(self.search_fsms, self.board_fsms, strict=True))
         async for _ in ctx.tick():
             if ctx.get(self.component.busy):
-                pair = (
-                    search.decoding[ctx.get(search.state)],
-                    board.decoding[ctx.get(board.state)],
-                )
-                self.counts[pair] += 1
+                for search, board in engines:
+                    pair = (
+                        search.decoding[ctx.get(search.state)],
+                        board.decoding[ctx.get(board.state)],
+                    )
+                    self.counts[pair] += 1
 
 
 def profile(
-    torus: int, positions: int, budget: int, depth: int, records: pathlib.Path
+    torus: int,
+    positions: int,
+    budget: int,
+    depth: int,
+    records: pathlib.Path,
+    *,
+    engines: int | None = None,
+    move_table: int = 0,
+    shared_table: bool = False,
 ) -> tuple[list, collections.Counter]:
-    """Search ``positions`` mid-game positions with ``budget`` nodes each: the searches' results
-    and the clocks spent in each (search state, board state) pair while the search was busy."""
-    component = TrackSearch(torus, torus, depth)
+    """Search ``positions`` mid-game positions with ``budget`` nodes each (with ``engines``,
+    a parallel search to ``depth`` with no node limit): the searches' results and the clocks
+    spent in each (search state, board state) pair while the search was busy, summed over the
+    engines."""
+    if engines is None:
+        component = TrackSearch(torus, torus, depth, move_table=move_table)
+    else:
+        component = ParallelSearch(
+            torus,
+            torus,
+            depth,
+            engines=engines,
+            move_table=move_table,
+            shared_table=shared_table,
+        )
+        budget = UNLIMITED
     backend = _ProfiledBackend(component)
     results = []
     with TrackSearchSim((torus, torus), backend, component=component) as engine:
@@ -87,7 +120,9 @@ def profile(
             engine.new_game()
             for turn in position.turns:
                 engine.play(turn.move)
-            results.append(engine.search(int(position.turn is Colour.WHITE), budget))
+            engine.idle(move_table)  # (the last search's table is emptied meanwhile)
+            depth_limit = {} if engines is None else {"depth": depth}
+            results.append(engine.search(int(position.turn is Colour.WHITE), budget, **depth_limit))
     return results, backend.counts
 
 
@@ -100,25 +135,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--records", type=pathlib.Path, default=RECORDS, help=f"the games (default {RECORDS})"
     )
+    parser.add_argument(
+        "--engines",
+        type=int,
+        help="a parallel search of this many engines, to --depth with no node limit",
+    )
+    parser.add_argument(
+        "--move-table", type=int, default=0, help="entries of the table of best moves (0: none)"
+    )
+    parser.add_argument("--shared-table", action="store_true", help="one table for all the engines")
     args = parser.parse_args(argv)
-    results, counts = profile(args.torus, args.positions, args.budget, args.depth, args.records)
+    if args.shared_table and not (args.engines and args.move_table):
+        parser.error("--shared-table needs --engines and --move-table")
+    results, counts = profile(
+        args.torus,
+        args.positions,
+        args.budget,
+        args.depth,
+        args.records,
+        engines=args.engines,
+        move_table=args.move_table,
+        shared_table=args.shared_table,
+    )
     nodes = sum(got.nodes for got in results)
     cycles = sum(got.cycles for got in results)
-    where = (
-        f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "
-        f"positions, budget {args.budget} nodes, depth <= {args.depth}"
-    )
+    table = f", a table of {args.move_table}" if args.move_table else ""
+    if args.engines is None:
+        where = (
+            f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "
+            f"positions, budget {args.budget} nodes, depth <= {args.depth}{table}"
+        )
+        unit = "clocks per node"
+    else:
+        shared = " shared" if args.shared_table else ""
+        where = (
+            f"ParallelSearch of {args.engines} engines{table}{shared}, {args.torus}x"
+            f"{args.torus}, Amaranth sim, {len(results)} human-game positions, to depth "
+            f"{args.depth}"
+        )
+        unit = "engine-clocks per node"
     figure("clock profile, clocks per node", f"{cycles / nodes:.2f}", "clocks", where)
+    engine_clocks = sum(counts.values())
+    if args.engines is not None:
+        figure("clock profile, engine-clocks per node", f"{engine_clocks / nodes:.2f}", unit, where)
     for title, index in (("board", 1), ("search", 0)):
         totals: collections.Counter = collections.Counter()
         for pair, count in counts.items():
             totals[pair[index]] += count
         for name, count in totals.most_common():
+            share = f", {100 * count / engine_clocks:.1f} % of the engines' clocks"
             figure(
                 f"clock profile, {title} state {name}",
                 f"{count / nodes:.2f}",
-                "clocks per node",
-                where,
+                unit,
+                where + (share if args.engines is not None else ""),
             )
     return 0
 

@@ -52,3 +52,14 @@ def test_clock_profile_accounts_for_every_clock():
     assert abs(sampled - clocks) <= len(results), (sampled, clocks)
     boards = {board for _, board in counts}
     assert {"MOVE", "NEIGHBOURS", "UNDO_NEIGHBOURS", "CAND_FIT"} <= boards
+
+
+def test_clock_profile_counts_every_engine_of_a_parallel_search():
+    """With engines, every clock of the search is counted once an engine, and the split's
+    states are among them."""
+    engines = 2
+    results, counts = profile(16, 1, 0, 2, RECORDS, engines=engines)
+    assert len(results) == 1 and results[0].found and results[0].depth == 2
+    sampled = sum(counts.values())
+    assert abs(sampled - engines * results[0].cycles) <= engines, (sampled, results[0].cycles)
+    assert "MERGE" in {search for search, _ in counts}
