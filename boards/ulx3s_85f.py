@@ -6,8 +6,9 @@ player             the complete player with 7 search engines (``engines``, docs/
                    table of 16,384 best moves (``move_table``, ``shared_table``,
                    docs/hash-moves.md), iterations up to 8 plies, the previous best's node
                    split (``pv_plies`` 1), the loop potential's evaluation (built at commit
-                   aeb6b30: 78119 of 83640 LUTs, 93%; 10720 FFs; 157 of 208 DP16KD; 27.35 MHz
-                   routed against the 25 MHz clock; 5087 s with the tests running; at ee90faa,
+                   a48107a: 78521 of 83640 LUTs, 94%; 10783 FFs; 157 of 208 DP16KD; 26.21 MHz
+                   routed against the 25 MHz clock; 4241 s beside a simulation; 27.35 MHz at
+                   aeb6b30, the same logic but for the per-ply memories' read addresses; at ee90faa,
                    before the budget's comparison from registers, 77092 LUTs, 26.04 MHz; 0.531 nodes
                    per clock, depth 5 1.73x sooner than 8 engines without a table). 8 engines
                    without a table, the board file's before (built at commit 0db27d0: 81362 of
