@@ -17,7 +17,9 @@ split at ply 1) searches each position to ``--depth`` with no node limit, as the
 of ``track_bench`` do, and every engine's states are sampled: the figures are then engine-clocks
 per node and each state's share of all the engines' clocks, so the waits of the split (``TICKET``,
 ``MERGE``, ``SPLIT_WAIT``) and of the shared table (``PROBE``) show beside the search's work
-(docs/parallel.md).
+(docs/parallel.md). It is slow: the Amaranth simulator samples every engine's FSMs every clock,
+and 7 engines on a 64 x 64 torus did not finish 2 positions at depth 4 in two hours on a
+loaded 2-core machine (sixteenth session); start with ``--torus 32 --positions 1``.
 """
 
 from __future__ import annotations
