@@ -36,7 +36,7 @@ from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure, midgame_positions
 from ..host.tiles import Colour
 from .rules_driver import AmaranthSimBackend
-from .track_bench import RECORDS, UNLIMITED
+from .track_bench import RECORDS, UNLIMITED, table_label
 from .track_driver import TrackSearchSim
 
 __all__ = ["main", "profile", "recording_fsms"]
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     nodes = sum(got.nodes for got in results)
     cycles = sum(got.cycles for got in results)
-    table = f", a table of {args.move_table}" if args.move_table else ""
+    table = table_label(args.move_table, args.shared_table) if args.move_table else ""
     if args.engines is None:
         where = (
             f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "
@@ -169,9 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         unit = "clocks per node"
     else:
-        shared = " shared" if args.shared_table else ""
         where = (
-            f"ParallelSearch of {args.engines} engines{table}{shared}, {args.torus}x"
+            f"ParallelSearch of {args.engines} engines{table}, {args.torus}x"
             f"{args.torus}, Amaranth sim, {len(results)} human-game positions, to depth "
             f"{args.depth}"
         )
@@ -185,12 +184,11 @@ def main(argv: list[str] | None = None) -> int:
         for pair, count in counts.items():
             totals[pair[index]] += count
         for name, count in totals.most_common():
-            share = f", {100 * count / engine_clocks:.1f} % of the engines' clocks"
+            share = ""
+            if args.engines is not None:
+                share = f", {100 * count / engine_clocks:.1f} % of the engines' clocks"
             figure(
-                f"clock profile, {title} state {name}",
-                f"{count / nodes:.2f}",
-                unit,
-                where + (share if args.engines is not None else ""),
+                f"clock profile, {title} state {name}", f"{count / nodes:.2f}", unit, where + share
             )
     return 0
 
