@@ -77,6 +77,7 @@ from .hweval import MAX_EXTENSIONS, features, score
 from .movetable import MoveTable, position_key
 from .notation import Move
 from .position import Position, _grow
+from .scorebounds import ScoreBounds
 from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
@@ -379,6 +380,24 @@ class _Searcher:
         return best if best > -INFINITY else 0
 
 
+class _BoundedSearcher(_Searcher):
+    """Research: the search with a table of score bounds (:mod:`.scorebounds`) beside its
+    table of best moves, of as many entries."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.bounds = ScoreBounds(self.table.entries, MATE_BOUND)  # as many as the table's
+
+    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        key = ScoreBounds.key(self.position, depth - ply)
+        held = self.bounds.lookup(key, ply, alpha, beta)
+        if held is not None:
+            return held
+        value = super().negamax(ply, depth, alpha, beta)
+        self.bounds.store(key, ply, alpha, beta, value)
+        return value
+
+
 def hw_search(
     position: Position,
     width: int,
@@ -407,12 +426,15 @@ def hw_search(
         raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
     if move_table and (board != "track" or (tuning is not None and tuning.hash_moves)):
         raise ValueError("a table of best moves is for the block-RAM board, and only one")
+    if tuning is not None and tuning.hash_bounds and not tuning.hash_moves:
+        raise ValueError("a table of score bounds has as many entries as the table of best moves")
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    searcher = _Searcher(
+    bounded = tuning is not None and tuning.hash_bounds
+    searcher = (_BoundedSearcher if bounded else _Searcher)(
         position.copy(), width, height, budget, evaluation, board, tuning, move_table
     )
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth

@@ -37,7 +37,8 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
 - ``hash_moves``: a table of best moves (:mod:`.movetable`, the gateware's ``move_table``)
   of ``hash_moves`` entries, ``hash_tag_bits`` of tag, an entry searched deeper kept or not
   (``hash_keep_deeper``): the sizes and policies the gateware's was chosen from
-  (docs/hash-moves.md), on the board's evaluation (``sw-loops``).
+  (docs/hash-moves.md), on the board's evaluation (``sw-loops``); with ``hash_bounds``, a
+  table of score bounds beside it (:mod:`.scorebounds`: what scores in the table would save).
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ class TrackTuning:
     hash_moves: int = 0
     hash_tag_bits: int = 20
     hash_keep_deeper: bool = False
+    #: A table of score bounds by exact position beside it, of as many entries
+    #: (:mod:`.scorebounds`).
+    hash_bounds: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,14 +187,18 @@ def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning
     return max(-tuning.clamp, min(tuning.clamp, value))
 
 
-def _hash(entries: int, tag_bits: int = 20, keep_deeper: bool = False) -> TrackTuning:
-    """The board's evaluation (``sw-loops``) with a table of best moves."""
+def _hash(
+    entries: int, tag_bits: int = 20, keep_deeper: bool = False, bounds: bool = False
+) -> TrackTuning:
+    """The board's evaluation (``sw-loops``) with a table of best moves (and with
+    ``bounds``, one of score bounds)."""
     return TrackTuning(
         software=True,
         software_lines=False,
         hash_moves=entries,
         hash_tag_bits=tag_bits,
         hash_keep_deeper=keep_deeper,
+        hash_bounds=bounds,
     )
 
 
@@ -230,4 +238,8 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw-loops-hash-deep": _hash(4096, keep_deeper=True),
     "sw-loops-hash2k": _hash(2048, tag_bits=8, keep_deeper=True),
     "sw-loops-hash-tag1": _hash(4096, tag_bits=1, keep_deeper=True),
+    # The ULX3S board file's table (16,384 entries, an entry searched deeper kept, 8-bit tags),
+    # and the same with a table of score bounds beside it (docs/hash-moves.md).
+    "sw-loops-hash16k-deep": _hash(16384, tag_bits=8, keep_deeper=True),
+    "sw-loops-hash16k-bounds": _hash(16384, tag_bits=8, keep_deeper=True, bounds=True),
 }

@@ -1,0 +1,83 @@
+"""The table of score bounds (host/scorebounds.py, research): it settles a node only where its
+value is settled, keeps a win's score from the node's point of view, and leaves every completed
+iteration's score as alpha-beta's without it, in the sequential model and in the parallel one,
+while playing fewer nodes."""
+
+from __future__ import annotations
+
+from trax_fpga.host.hwparallel import hw_parallel_search
+from trax_fpga.host.hwsearch import MATE_BOUND, WIN, hw_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.scorebounds import ScoreBounds
+from trax_fpga.host.trackresearch import TUNINGS
+
+from .test_hwparallel import BIG, TORUS, game_positions, sequential_scores
+
+KEY = (12345, "a position", "its side to move", 3)  # (its slot's hash first)
+
+
+def test_a_bound_settles_only_the_windows_it_decides() -> None:
+    bounds = ScoreBounds(16, MATE_BOUND)
+    bounds.store(KEY, 1, -10, 10, 40)  # at least 40 (it failed high at beta 10)
+    assert bounds.lookup(KEY, 1, -10, 30) == 40
+    assert bounds.lookup(KEY, 1, -10, 50) is None
+    bounds.store(KEY, 1, -10, 10, -20)  # at most -20 (it failed low at alpha -10)
+    assert bounds.lookup(KEY, 1, -5, 30) == -20
+    assert bounds.lookup(KEY, 1, -30, 30) is None
+    bounds.store(KEY, 1, -10, 10, 5)  # exactly 5
+    assert bounds.lookup(KEY, 1, 6, 7) == 5
+    assert bounds.hits == 3
+
+
+def test_a_win_is_kept_from_the_node_and_given_back_at_the_ply_that_reads_it() -> None:
+    bounds = ScoreBounds(16, MATE_BOUND)
+    bounds.store(KEY, 2, -10, 10, WIN - 5)  # a win 2 plies below the node at ply 2
+    assert bounds.lookup(KEY, 4, -10, 10) == WIN - 7  # the same win, 2 plies below ply 4
+    bounds.store(KEY, 2, -10, 10, -(WIN - 5))
+    assert bounds.lookup(KEY, 1, -10, 10) == -(WIN - 4)
+
+
+def test_the_sequential_search_scores_as_without_it_in_fewer_nodes() -> None:
+    without, bounded = TUNINGS["sw-loops-hash16k-deep"], TUNINGS["sw-loops-hash16k-bounds"]
+    positions = game_positions(6)
+    nodes = {False: 0, True: 0}
+    compared = 0
+    for position in positions:
+        for depth in (1, 2, 3):
+            plain = hw_search(position, TORUS, TORUS, BIG, depth, board="track", tuning=without)
+            got = hw_search(position, TORUS, TORUS, BIG, depth, board="track", tuning=bounded)
+            assert (got.score, got.depth) == (plain.score, plain.depth), (position, depth)
+            nodes[False] += plain.nodes
+            nodes[True] += got.nodes
+            compared += 1
+    assert compared == 18
+    assert nodes[True] < nodes[False]
+
+
+def test_engines_sharing_it_score_every_iteration_as_the_sequential_search() -> None:
+    compared = 0
+    for position in game_positions(4):
+        expected = sequential_scores(position, 3)
+        result = hw_parallel_search(
+            position, TORUS, TORUS, BIG, 3, 3, move_table=1024, shared_table=True, bounds=True
+        )
+        assert result.iterations == expected, position
+        compared += len(expected)
+    assert compared >= 8
+
+
+def test_positions_differing_in_the_side_to_move_or_the_plies_left_are_apart() -> None:
+    position = Position.from_moves(["@0+", "@1+"])
+    assert ScoreBounds.key(position, 2) != ScoreBounds.key(position, 3)
+    other = Position.from_tiles(position.tiles, turn=position.turn.other)
+    assert other.tiles == position.tiles
+    assert ScoreBounds.key(position, 2) != ScoreBounds.key(other, 2)
+
+
+def test_a_store_replaces_what_its_slot_held() -> None:
+    bounds = ScoreBounds(16, MATE_BOUND)
+    other = (12345 + 16, "another position", "its side to move", 3)  # the same slot
+    bounds.store(KEY, 1, -10, 10, 5)
+    bounds.store(other, 1, -10, 10, 7)
+    assert bounds.lookup(KEY, 1, -10, 10) is None
+    assert bounds.lookup(other, 1, -10, 10) == 7
