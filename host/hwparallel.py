@@ -379,7 +379,7 @@ class _Engine(_Searcher):
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value.
         Under a help ``node``, raises ``_Cut`` after a node once that one is cut off."""
         if self.bounds is not None:  # research: the engines' table of score bounds
-            bounds_key = ScoreBounds.key(self.position, depth - ply)
+            bounds_key = self.bounds.key(self.position, depth - ply)
             held = self.bounds.lookup(bounds_key, ply, alpha, beta)
             if held is not None:
                 return held

@@ -386,10 +386,11 @@ class _BoundedSearcher(_Searcher):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.bounds = ScoreBounds(self.table.entries, MATE_BOUND)  # as many as the table's
+        tag_bits = self.tuning.hash_bounds_tag_bits
+        self.bounds = ScoreBounds(self.table.entries, MATE_BOUND, tag_bits)  # as the table's
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        key = ScoreBounds.key(self.position, depth - ply)
+        key = self.bounds.key(self.position, depth - ply)
         held = self.bounds.lookup(key, ply, alpha, beta)
         if held is not None:
             return held

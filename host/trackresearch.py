@@ -98,6 +98,9 @@ class TrackTuning:
     #: A table of score bounds by exact position beside it, of as many entries
     #: (:mod:`.scorebounds`).
     hash_bounds: bool = False
+    #: Its entries keep this many bits of the Zobrist key above the slot's (None: the exact
+    #: position), as a gateware table would.
+    hash_bounds_tag_bits: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -242,4 +245,12 @@ TUNINGS: dict[str, TrackTuning] = {
     # and the same with a table of score bounds beside it (docs/hash-moves.md).
     "sw-loops-hash16k-deep": _hash(16384, tag_bits=8, keep_deeper=True),
     "sw-loops-hash16k-bounds": _hash(16384, tag_bits=8, keep_deeper=True, bounds=True),
+    # The same with the bounds' entries told apart by 8 or 18 bits of the key (its tag), not
+    # the exact position: how often a gateware table's keys would give a wrong value.
+    "sw-loops-hash16k-bounds-tag8": dataclasses.replace(
+        _hash(16384, tag_bits=8, keep_deeper=True, bounds=True), hash_bounds_tag_bits=8
+    ),
+    "sw-loops-hash16k-bounds-tag18": dataclasses.replace(
+        _hash(16384, tag_bits=8, keep_deeper=True, bounds=True), hash_bounds_tag_bits=18
+    ),
 }

@@ -19,7 +19,8 @@ per node and each state's share of all the engines' clocks, so the waits of the 
 ``MERGE``, ``SPLIT_WAIT``) and of the shared table (``PROBE``) show beside the search's work
 (docs/parallel.md). It is slow: the Amaranth simulator samples every engine's FSMs every clock,
 and 7 engines on a 64 x 64 torus did not finish 2 positions at depth 4 in two hours on a
-loaded 2-core machine (sixteenth session); start with ``--torus 32 --positions 1``.
+loaded 2-core machine (sixteenth session), nor on a 32 x 32 torus 1 position at depth 4 in 47
+minutes of CPU (seventeenth); try 2 or 3 engines and depth 3 first.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from trax_fpga.host.trackresearch import TUNINGS
 
 from .test_hwparallel import BIG, TORUS, game_positions, sequential_scores
 
-KEY = (12345, "a position", "its side to move", 3)  # (its slot's hash first)
+KEY = (9, "a position", "its side to move", 3)  # (its slot first)
 
 
 def test_a_bound_settles_only_the_windows_it_decides() -> None:
@@ -67,17 +67,39 @@ def test_engines_sharing_it_score_every_iteration_as_the_sequential_search() -> 
 
 
 def test_positions_differing_in_the_side_to_move_or_the_plies_left_are_apart() -> None:
+    bounds = ScoreBounds(16, MATE_BOUND)
     position = Position.from_moves(["@0+", "@1+"])
-    assert ScoreBounds.key(position, 2) != ScoreBounds.key(position, 3)
+    assert bounds.key(position, 2) != bounds.key(position, 3)
     other = Position.from_tiles(position.tiles, turn=position.turn.other)
     assert other.tiles == position.tiles
-    assert ScoreBounds.key(position, 2) != ScoreBounds.key(other, 2)
+    assert bounds.key(position, 2) != bounds.key(other, 2)
 
 
 def test_a_store_replaces_what_its_slot_held() -> None:
     bounds = ScoreBounds(16, MATE_BOUND)
-    other = (12345 + 16, "another position", "its side to move", 3)  # the same slot
+    other = (9, "another position", "its side to move", 3)  # the same slot
     bounds.store(KEY, 1, -10, 10, 5)
     bounds.store(other, 1, -10, 10, 7)
     assert bounds.lookup(KEY, 1, -10, 10) is None
     assert bounds.lookup(other, 1, -10, 10) == 7
+
+
+def test_with_tag_bits_another_position_of_the_same_slot_and_tag_is_taken_for_it() -> None:
+    """As a gateware table's would be: with one slot and a tag of one bit, two of any three
+    positions with one side to move share the key; exact keys tell them apart."""
+    tagged, exact = ScoreBounds(1, MATE_BOUND, tag_bits=1), ScoreBounds(1, MATE_BOUND)
+    side = [p for p in game_positions(12) if p.turn == game_positions(1)[0].turn][:3]
+    assert len(side) == 3
+    tags = [tagged.key(p, 2)[1] for p in side]
+    a, b = next(
+        (p, q)
+        for i, p in enumerate(side)
+        for j, q in enumerate(side)
+        if i < j and tags[i] == tags[j]
+    )
+    assert a.tiles != b.tiles
+    tagged.store(tagged.key(a, 2), 1, -10, 10, 5)
+    exact.store(exact.key(a, 2), 1, -10, 10, 5)
+    assert tagged.lookup(tagged.key(b, 2), 1, -10, 10) == 5
+    assert exact.lookup(exact.key(b, 2), 1, -10, 10) is None
+    assert exact.lookup(exact.key(a, 2), 1, -10, 10) == 5
