@@ -378,13 +378,15 @@ class _Engine(_Searcher):
     ) -> Iterator[bool]:
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value.
         Under a help ``node``, raises ``_Cut`` after a node once that one is cut off."""
+        window = alpha, beta
         if self.bounds is not None:  # research: the engines' table of score bounds
             bounds_key = self.bounds.key(self.position, depth - ply)
             held = self.bounds.lookup(bounds_key, ply, alpha, beta)
             if held is not None:
                 return held
-            window = alpha, beta
-        probe, candidates = self.enter(ply)
+        probe, settled, candidates = self.enter(ply, depth - ply, alpha, beta)
+        if settled is not None:
+            return settled
         best, best_key = -INFINITY, None
         for key, cell, symbol in candidates:
             turn = self.play(cell, symbol)
@@ -406,8 +408,8 @@ class _Engine(_Searcher):
                 if alpha >= beta:
                     self.killers[ply] = key
                     break
-        self.leave(probe, best_key, depth - ply)
         value = best if best > -INFINITY else 0
+        self.leave(probe, best_key, depth - ply, (ply, *window, value))
         if self.bounds is not None:
             self.bounds.store(bounds_key, ply, *window, value)
         return value

@@ -151,7 +151,11 @@ class _Searcher:
             self.table = MoveTable(move_table)
         elif tuning is not None and tuning.hash_moves:
             self.table = MoveTable(
-                tuning.hash_moves, tuning.hash_tag_bits, keep_deeper=tuning.hash_keep_deeper
+                tuning.hash_moves,
+                tuning.hash_tag_bits,
+                keep_deeper=tuning.hash_keep_deeper,
+                scores=tuning.hash_scores,
+                mate_bound=MATE_BOUND,
             )
         self.order = None
         if board == "track":
@@ -342,24 +346,34 @@ class _Searcher:
             raise _Stop
         return candidates
 
-    def enter(self, ply: int):
-        """A node below the root, at ``ply``, is entered: its lookup in the table (None without
-        one) and its candidates, its first move first (the table's, else its ply's killer)."""
+    def enter(self, ply: int, left: int, alpha: int, beta: int):
+        """A node below the root, at ``ply`` with ``left`` plies below it and the window
+        (``alpha``, ``beta``), is entered: its lookup in the table (None without one), the value
+        the table's scores settle it with (None: it searches its replies, research) and its
+        candidates (None when settled), its first move first (the table's, else its ply's
+        killer)."""
         probe, first = None, self.killers.get(ply)
         if self.table is not None:
             probe = self.table.probe(position_key(self.position, self.width, self.height))
+            settled = self.table.settled(probe, ply, left, alpha, beta)
+            if settled is not None:
+                return probe, settled, None
             if probe.move is not None:
                 first = probe.move  # the table's move in place of the killer
-        return probe, self.candidates(first)
+        return probe, None, self.candidates(first)
 
-    def leave(self, probe, best_move, left: int) -> None:
+    def leave(self, probe, best_move, left: int, value: tuple) -> None:
         """The node of ``probe`` returns with ``best_move`` (None: no reply searched), searched
-        ``left`` plies deep: the table stores it."""
+        ``left`` plies deep; ``value`` is its ply, its window on entry and its value: the table
+        stores them."""
         if probe is not None and best_move is not None:
-            self.table.store(probe, best_move, left)
+            self.table.store(probe, best_move, left, value)
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        probe, candidates = self.enter(ply)
+        probe, settled, candidates = self.enter(ply, depth - ply, alpha, beta)
+        if settled is not None:
+            return settled
+        window = alpha, beta
         best, best_index = -INFINITY, None
         for index, cell, symbol in candidates:
             turn = self.play(cell, symbol)
@@ -376,8 +390,9 @@ class _Searcher:
                 if alpha >= beta:
                     self.killers[ply] = index
                     break
-        self.leave(probe, best_index, depth - ply)
-        return best if best > -INFINITY else 0
+        value = best if best > -INFINITY else 0
+        self.leave(probe, best_index, depth - ply, (ply, *window, value))
+        return value
 
 
 class _BoundedSearcher(_Searcher):
@@ -427,8 +442,8 @@ def hw_search(
         raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
     if move_table and (board != "track" or (tuning is not None and tuning.hash_moves)):
         raise ValueError("a table of best moves is for the block-RAM board, and only one")
-    if tuning is not None and tuning.hash_bounds and not tuning.hash_moves:
-        raise ValueError("a table of score bounds has as many entries as the table of best moves")
+    if tuning is not None and (tuning.hash_bounds or tuning.hash_scores) and not tuning.hash_moves:
+        raise ValueError("scores in a table, or a table of score bounds, need the table of moves")
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if position.box is None:  # the first move of a game: the search is not needed

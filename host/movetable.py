@@ -26,6 +26,16 @@ position with the same slot and tag gets it too: harmless, the move is tried fir
 move (the first with the best score) at the slot it looked up, with its tag and plies left,
 unless (``keep_deeper``) the entry it read there on entry was another tag's with more plies
 left. A node stopped by the budget stores nothing.
+
+*Scores* (``scores``: research, model only so far; docs/hash-moves.md, "Scores in the table").
+An entry holds too the value its node returned, from the node's point of view (a win's or a
+loss's plies counted from the node), and its kind, from the window the node was searched with
+(fail-soft: at most its alpha, an upper bound; at least its beta, a lower bound; else exact).
+A node entered whose entry has its tag and the same plies left, and holds an exact value, a
+lower bound at least the node's beta or an upper bound at most its alpha, returns that value
+at once, before its first reply. Positions are told apart by their tags only, so a table with
+scores wants wide tags: with 8 bits a search's score went wrong in the model, with 18 (every
+bit of the key above a 16,384-entry slot) none did.
 """
 
 from __future__ import annotations
@@ -36,13 +46,19 @@ from .position import Position
 from .tiles import Tile
 
 __all__ = [
+    "EXACT",
     "KEY_MULTIPLIER",
     "KEY_SHIFT",
+    "LOWER",
     "TAG_BITS",
+    "UPPER",
     "MoveTable",
     "Probe",
+    "moved",
     "position_key",
+    "settles",
     "tile_key",
+    "value_kind",
 ]
 
 #: A tile's key is the high bits of a multiplicative hash of its 15-bit number (torus cell
@@ -57,6 +73,29 @@ _TILE_NUMBER = {tile: n for n, tile in enumerate(Tile)}
 
 #: The tag bits of the gateware's table (8 are as good as 20 in docs/hash-moves.md's figures).
 TAG_BITS = 8
+
+#: The kinds of a value held (with ``scores``): exact, at least (a lower bound), at most.
+EXACT, LOWER, UPPER = range(3)
+
+
+def value_kind(value: int, alpha: int, beta: int) -> int:
+    """The kind of ``value`` returned by a node searched with (``alpha``, ``beta``), fail-soft."""
+    return UPPER if value <= alpha else LOWER if value >= beta else EXACT
+
+
+def settles(kind: int, value: int, alpha: int, beta: int) -> bool:
+    """Whether a held ``value`` of ``kind`` settles a node searched with (``alpha``, ``beta``)."""
+    return kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha)
+
+
+def moved(value: int, plies: int, mate_bound: int) -> int:
+    """``value`` moved ``plies`` toward the root's count of plies when it is a win's or a loss's
+    score (at least ``mate_bound`` from 0): a win's plies are counted from the node in a table."""
+    if value >= mate_bound:
+        return value + plies
+    if value <= -mate_bound:
+        return value - plies
+    return value
 
 
 def tile_key(x: int, y: int, tile: Tile) -> int:
@@ -82,7 +121,7 @@ class Probe:
 
     slot: int
     tag: int
-    held: tuple | None
+    held: tuple | None  # (tag, move, plies left[, value from the node, kind])
 
     @property
     def move(self):
@@ -91,9 +130,21 @@ class Probe:
 
 
 class MoveTable:
-    """A direct-mapped table of ``entries`` best moves (see the module's specification)."""
+    """A direct-mapped table of ``entries`` best moves (see the module's specification), and
+    with ``scores`` of their values; ``mate_bound``: a win's or a loss's scores are those at
+    least this far from 0."""
 
-    def __init__(self, entries: int, tag_bits: int = TAG_BITS, keep_deeper: bool = True):
+    def __init__(
+        self,
+        entries: int,
+        tag_bits: int = TAG_BITS,
+        keep_deeper: bool = True,
+        *,
+        scores: bool = False,
+        mate_bound: int = 0,
+    ):
+        if scores and mate_bound < 1:
+            raise ValueError("a table with scores needs the scores' mate bound")
         if entries < 1 or entries & (entries - 1):
             raise ValueError(f"a table's entries must be a power of two, not {entries!r}")
         if tag_bits < 1:  # (tag bits beyond the key's 32 are 0, as for the research's 1M)
@@ -101,7 +152,9 @@ class MoveTable:
         self.entries = entries
         self.tag_bits = tag_bits
         self.keep_deeper = keep_deeper
-        self.slots: dict[int, tuple] = {}  # slot -> (tag, move, plies left)
+        self.scores = scores
+        self.mate_bound = mate_bound
+        self.slots: dict[int, tuple] = {}  # slot -> Probe.held
 
     def probe(self, key: int) -> Probe:
         """Look up the position of ``key``."""
@@ -109,9 +162,23 @@ class MoveTable:
         tag = key // self.entries % (1 << self.tag_bits)
         return Probe(slot, tag, self.slots.get(slot))
 
-    def store(self, probe: Probe, move, left: int) -> None:
-        """Store ``move``, searched ``left`` plies deep, at the slot ``probe`` looked up."""
+    def store(self, probe: Probe, move, left: int, value: tuple | None = None) -> None:
+        """Store ``move``, searched ``left`` plies deep, at the slot ``probe`` looked up; with
+        scores, ``value`` is (the node's ply, its window's alpha and beta, the value)."""
         held = probe.held
         deeper = held is not None and held[0] != probe.tag and held[2] > left
         if not (self.keep_deeper and deeper):
-            self.slots[probe.slot] = (probe.tag, move, left)
+            entry = (probe.tag, move, left)
+            if self.scores:
+                ply, alpha, beta, v = value
+                entry += (moved(v, ply, self.mate_bound), value_kind(v, alpha, beta))
+            self.slots[probe.slot] = entry
+
+    def settled(self, probe: Probe, ply: int, left: int, alpha: int, beta: int) -> int | None:
+        """With scores: the value of the node of ``probe`` at ``ply`` with ``left`` plies below
+        it, searched with (``alpha``, ``beta``), if its entry settles it; else None."""
+        held = probe.held
+        if not self.scores or held is None or held[0] != probe.tag or held[2] != left:
+            return None
+        value = moved(held[3], -ply, self.mate_bound)
+        return value if settles(held[4], value, alpha, beta) else None

@@ -31,12 +31,10 @@ replies are not played.
 
 from __future__ import annotations
 
-from .movetable import position_key
+from .movetable import moved, position_key, settles, value_kind
 from .position import Position
 
 __all__ = ["ScoreBounds"]
-
-_EXACT, _LOWER, _UPPER = range(3)
 
 
 class ScoreBounds:
@@ -70,9 +68,8 @@ class ScoreBounds:
         if entry is None or entry[0] != key:
             return None
         _, held, kind = entry
-        value = self._at(held, -ply)
-        settled = {_EXACT: True, _LOWER: value >= beta, _UPPER: value <= alpha}[kind]
-        if not settled:
+        value = moved(held, -ply, self.mate_bound)
+        if not settles(kind, value, alpha, beta):
             return None
         self.hits += 1
         return value
@@ -80,13 +77,8 @@ class ScoreBounds:
     def store(self, key: tuple, ply: int, alpha: int, beta: int, value: int) -> None:
         """The node of ``key`` at ``ply``, searched with (``alpha``, ``beta``), returns
         ``value``."""
-        kind = _UPPER if value <= alpha else _LOWER if value >= beta else _EXACT
-        self.slots[key[0]] = (key, self._at(value, ply), kind)
-
-    def _at(self, value: int, plies: int) -> int:
-        """A win's or a loss's score moved ``plies`` toward the root's count of plies."""
-        if value >= self.mate_bound:
-            return value + plies
-        if value <= -self.mate_bound:
-            return value - plies
-        return value
+        self.slots[key[0]] = (
+            key,
+            moved(value, ply, self.mate_bound),
+            value_kind(value, alpha, beta),
+        )

@@ -101,6 +101,9 @@ class TrackTuning:
     #: Its entries keep this many bits of the Zobrist key above the slot's (None: the exact
     #: position), as a gateware table would.
     hash_bounds_tag_bits: int | None = None
+    #: The table of best moves holds its nodes' values too, as a gateware table would
+    #: (:class:`.movetable.MoveTable` with ``scores``; ``hash_tag_bits`` tell positions apart).
+    hash_scores: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -252,5 +255,10 @@ TUNINGS: dict[str, TrackTuning] = {
     ),
     "sw-loops-hash16k-bounds-tag18": dataclasses.replace(
         _hash(16384, tag_bits=8, keep_deeper=True, bounds=True), hash_bounds_tag_bits=18
+    ),
+    # Scores in the board file's table itself, its entries told apart by 18 tag bits (every bit
+    # of the key above the slot): the specification for the gateware (docs/hash-moves.md).
+    "sw-loops-hash16k-scores": dataclasses.replace(
+        _hash(16384, tag_bits=18, keep_deeper=True), hash_scores=True
     ),
 }

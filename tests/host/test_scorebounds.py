@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import MATE_BOUND, WIN, hw_search
+from trax_fpga.host.movetable import MoveTable
 from trax_fpga.host.position import Position
 from trax_fpga.host.scorebounds import ScoreBounds
 from trax_fpga.host.trackresearch import TUNINGS
@@ -38,20 +39,24 @@ def test_a_win_is_kept_from_the_node_and_given_back_at_the_ply_that_reads_it() -
 
 
 def test_the_sequential_search_scores_as_without_it_in_fewer_nodes() -> None:
-    without, bounded = TUNINGS["sw-loops-hash16k-deep"], TUNINGS["sw-loops-hash16k-bounds"]
-    positions = game_positions(6)
-    nodes = {False: 0, True: 0}
+    """Beside the table of best moves, and in its entries (``MoveTable(scores=True)``)."""
+    without = TUNINGS["sw-loops-hash16k-deep"]
+    variants = ("sw-loops-hash16k-bounds", "sw-loops-hash16k-scores")
+    nodes = dict.fromkeys(("", *variants), 0)
     compared = 0
-    for position in positions:
+    for position in game_positions(6):
         for depth in (1, 2, 3):
             plain = hw_search(position, TORUS, TORUS, BIG, depth, board="track", tuning=without)
-            got = hw_search(position, TORUS, TORUS, BIG, depth, board="track", tuning=bounded)
-            assert (got.score, got.depth) == (plain.score, plain.depth), (position, depth)
-            nodes[False] += plain.nodes
-            nodes[True] += got.nodes
-            compared += 1
-    assert compared == 18
-    assert nodes[True] < nodes[False]
+            nodes[""] += plain.nodes
+            for name in variants:
+                got = hw_search(
+                    position, TORUS, TORUS, BIG, depth, board="track", tuning=TUNINGS[name]
+                )
+                assert (got.score, got.depth) == (plain.score, plain.depth), (name, position, depth)
+                nodes[name] += got.nodes
+                compared += 1
+    assert compared == 36
+    assert all(nodes[name] < nodes[""] for name in variants), nodes
 
 
 def test_engines_sharing_it_score_every_iteration_as_the_sequential_search() -> None:
@@ -103,3 +108,20 @@ def test_with_tag_bits_another_position_of_the_same_slot_and_tag_is_taken_for_it
     assert tagged.lookup(tagged.key(b, 2), 1, -10, 10) == 5
     assert exact.lookup(exact.key(b, 2), 1, -10, 10) is None
     assert exact.lookup(exact.key(a, 2), 1, -10, 10) == 5
+
+
+def test_a_table_with_scores_settles_its_own_position_at_the_same_plies_left_only() -> None:
+    table = MoveTable(16, tag_bits=18, scores=True, mate_bound=MATE_BOUND)
+    probe = table.probe(0x12345)
+    assert table.settled(probe, 1, 3, -10, 10) is None  # empty
+    table.store(probe, "a move", 3, (2, -10, 10, WIN - 5))  # a win 2 plies below ply 2
+    probe = table.probe(0x12345)
+    assert probe.move == "a move"
+    assert table.settled(probe, 4, 3, -10, 10) == WIN - 7  # read at ply 4
+    assert table.settled(probe, 4, 2, -10, 10) is None  # other plies left
+    assert table.settled(table.probe(0x12345 + 16), 4, 3, -10, 10) is None  # another tag
+    table.store(probe, "a move", 3, (1, -10, 10, -20))  # at most -20
+    probe = table.probe(0x12345)
+    assert table.settled(probe, 1, 3, -5, 30) == -20
+    assert table.settled(probe, 1, 3, -30, 30) is None
+    assert MoveTable(16).settled(probe, 1, 3, -5, 30) is None  # no scores: never settles
