@@ -355,7 +355,8 @@ class _Searcher:
         probe, first = None, self.killers.get(ply)
         if self.table is not None:
             probe = self.table.probe(position_key(self.position, self.width, self.height))
-            settled = self.table.settled(probe, ply, left, alpha, beta)
+            turn = self.position.turn
+            settled = self.table.settled(probe, turn, ply, left, alpha, beta)
             if settled is not None:
                 return probe, settled, None
             if probe.move is not None:
@@ -365,9 +366,9 @@ class _Searcher:
     def leave(self, probe, best_move, left: int, value: tuple) -> None:
         """The node of ``probe`` returns with ``best_move`` (None: no reply searched), searched
         ``left`` plies deep; ``value`` is its ply, its window on entry and its value: the table
-        stores them."""
+        stores them, with the side to move."""
         if probe is not None and best_move is not None:
-            self.table.store(probe, best_move, left, value)
+            self.table.store(probe, best_move, left, (self.position.turn, *value))
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
         probe, settled, candidates = self.enter(ply, depth - ply, alpha, beta)

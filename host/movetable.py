@@ -29,9 +29,11 @@ left. A node stopped by the budget stores nothing.
 
 *Scores* (``scores``: research, model only so far; docs/hash-moves.md, "Scores in the table").
 An entry holds too the value its node returned, from the node's point of view (a win's or a
-loss's plies counted from the node), and its kind, from the window the node was searched with
-(fail-soft: at most its alpha, an upper bound; at least its beta, a lower bound; else exact).
-A node entered whose entry has its tag and the same plies left, and holds an exact value, a
+loss's plies counted from the node), its kind, from the window the node was searched with
+(fail-soft: at most its alpha, an upper bound; at least its beta, a lower bound; else exact),
+and the side to move (the key is the tiles' alone, and one set of tiles may be reached with
+either side to move, when a tile forced in one line is played in another). A node entered
+whose entry has its tag, its side to move and the same plies left, and holds an exact value, a
 lower bound at least the node's beta or an upper bound at most its alpha, returns that value
 at once, before its first reply. Positions are told apart by their tags only, so a table with
 scores wants wide tags: with 8 bits a search's score went wrong in the model, with 18 (every
@@ -121,7 +123,7 @@ class Probe:
 
     slot: int
     tag: int
-    held: tuple | None  # (tag, move, plies left[, value from the node, kind])
+    held: tuple | None  # (tag, move, plies left[, value from the node, kind, side to move])
 
     @property
     def move(self):
@@ -164,21 +166,25 @@ class MoveTable:
 
     def store(self, probe: Probe, move, left: int, value: tuple | None = None) -> None:
         """Store ``move``, searched ``left`` plies deep, at the slot ``probe`` looked up; with
-        scores, ``value`` is (the node's ply, its window's alpha and beta, the value)."""
+        scores, ``value`` is (the side to move, the node's ply, its window's alpha and beta, the
+        value)."""
         held = probe.held
         deeper = held is not None and held[0] != probe.tag and held[2] > left
         if not (self.keep_deeper and deeper):
             entry = (probe.tag, move, left)
             if self.scores:
-                ply, alpha, beta, v = value
-                entry += (moved(v, ply, self.mate_bound), value_kind(v, alpha, beta))
+                turn, ply, alpha, beta, v = value
+                entry += (moved(v, ply, self.mate_bound), value_kind(v, alpha, beta), turn)
             self.slots[probe.slot] = entry
 
-    def settled(self, probe: Probe, ply: int, left: int, alpha: int, beta: int) -> int | None:
-        """With scores: the value of the node of ``probe`` at ``ply`` with ``left`` plies below
-        it, searched with (``alpha``, ``beta``), if its entry settles it; else None."""
+    def settled(self, probe: Probe, turn, ply: int, left: int, alpha: int, beta: int) -> int | None:
+        """With scores: the value of the node of ``probe``, ``turn`` to move, at ``ply`` with
+        ``left`` plies below it, searched with (``alpha``, ``beta``), if its entry settles it;
+        else None."""
         held = probe.held
         if not self.scores or held is None or held[0] != probe.tag or held[2] != left:
+            return None
+        if held[5] != turn:
             return None
         value = moved(held[3], -ply, self.mate_bound)
         return value if settles(held[4], value, alpha, beta) else None

@@ -10,6 +10,7 @@ from trax_fpga.host.hwsearch import MATE_BOUND, WIN, hw_search
 from trax_fpga.host.movetable import MoveTable
 from trax_fpga.host.position import Position
 from trax_fpga.host.scorebounds import ScoreBounds
+from trax_fpga.host.tiles import Colour
 from trax_fpga.host.trackresearch import TUNINGS
 
 from .test_hwparallel import BIG, TORUS, game_positions, sequential_scores
@@ -112,16 +113,18 @@ def test_with_tag_bits_another_position_of_the_same_slot_and_tag_is_taken_for_it
 
 def test_a_table_with_scores_settles_its_own_position_at_the_same_plies_left_only() -> None:
     table = MoveTable(16, tag_bits=18, scores=True, mate_bound=MATE_BOUND)
+    white, black = Colour.WHITE, Colour.BLACK
     probe = table.probe(0x12345)
-    assert table.settled(probe, 1, 3, -10, 10) is None  # empty
-    table.store(probe, "a move", 3, (2, -10, 10, WIN - 5))  # a win 2 plies below ply 2
+    assert table.settled(probe, white, 1, 3, -10, 10) is None  # empty
+    table.store(probe, "a move", 3, (white, 2, -10, 10, WIN - 5))  # a win 2 plies below ply 2
     probe = table.probe(0x12345)
     assert probe.move == "a move"
-    assert table.settled(probe, 4, 3, -10, 10) == WIN - 7  # read at ply 4
-    assert table.settled(probe, 4, 2, -10, 10) is None  # other plies left
-    assert table.settled(table.probe(0x12345 + 16), 4, 3, -10, 10) is None  # another tag
-    table.store(probe, "a move", 3, (1, -10, 10, -20))  # at most -20
+    assert table.settled(probe, white, 4, 3, -10, 10) == WIN - 7  # read at ply 4
+    assert table.settled(probe, black, 4, 3, -10, 10) is None  # the other side to move
+    assert table.settled(probe, white, 4, 2, -10, 10) is None  # other plies left
+    assert table.settled(table.probe(0x12345 + 16), white, 4, 3, -10, 10) is None  # another tag
+    table.store(probe, "a move", 3, (white, 1, -10, 10, -20))  # at most -20
     probe = table.probe(0x12345)
-    assert table.settled(probe, 1, 3, -5, 30) == -20
-    assert table.settled(probe, 1, 3, -30, 30) is None
-    assert MoveTable(16).settled(probe, 1, 3, -5, 30) is None  # no scores: never settles
+    assert table.settled(probe, white, 1, 3, -5, 30) == -20
+    assert table.settled(probe, white, 1, 3, -30, 30) is None
+    assert MoveTable(16).settled(probe, white, 1, 3, -5, 30) is None  # no scores: never settles
