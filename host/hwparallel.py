@@ -409,7 +409,7 @@ class _Engine(_Searcher):
                     self.killers[ply] = key
                     break
         value = best if best > -INFINITY else 0
-        self.leave(probe, best_key, depth - ply, (ply, *window, value))
+        self.leave(probe, best_key, ply, depth - ply, window, value)
         if self.bounds is not None:
             self.bounds.store(bounds_key, ply, *window, value)
         return value

@@ -355,20 +355,22 @@ class _Searcher:
         probe, first = None, self.killers.get(ply)
         if self.table is not None:
             probe = self.table.probe(position_key(self.position, self.width, self.height))
-            turn = self.position.turn
-            settled = self.table.settled(probe, turn, ply, left, alpha, beta)
-            if settled is not None:
-                return probe, settled, None
+            if self.table.scores:
+                turn = self.position.turn
+                settled = self.table.settled(probe, turn, ply, left, alpha, beta)
+                if settled is not None:
+                    return probe, settled, None
             if probe.move is not None:
                 first = probe.move  # the table's move in place of the killer
         return probe, None, self.candidates(first)
 
-    def leave(self, probe, best_move, left: int, value: tuple) -> None:
-        """The node of ``probe`` returns with ``best_move`` (None: no reply searched), searched
-        ``left`` plies deep; ``value`` is its ply, its window on entry and its value: the table
-        stores them, with the side to move."""
+    def leave(self, probe, best_move, ply: int, left: int, window: tuple, value: int) -> None:
+        """The node of ``probe`` at ``ply`` returns ``value`` with ``best_move`` (None: no
+        reply searched), searched ``left`` plies deep with ``window`` (alpha, beta) on entry:
+        the table stores the move, and with scores the value, its kind and the side to move."""
         if probe is not None and best_move is not None:
-            self.table.store(probe, best_move, left, (self.position.turn, *value))
+            scored = (self.position.turn, ply, *window, value) if self.table.scores else None
+            self.table.store(probe, best_move, left, scored)
 
     def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
         probe, settled, candidates = self.enter(ply, depth - ply, alpha, beta)
@@ -392,7 +394,7 @@ class _Searcher:
                     self.killers[ply] = index
                     break
         value = best if best > -INFINITY else 0
-        self.leave(probe, best_index, depth - ply, (ply, *window, value))
+        self.leave(probe, best_index, ply, depth - ply, window, value)
         return value
 
 
