@@ -194,6 +194,8 @@ def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> Boar
     options = dict(spec.player_options)
     search = {**options.get("search_options", {}), "move_table": entries}
     search.pop("shared_table", None)
+    if not entries:  # (the board file's scores are those of its table)
+        search.pop("table_scores", None)
     if shared and entries:
         search["shared_table"] = True
     options["search_options"] = search

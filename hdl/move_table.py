@@ -17,29 +17,49 @@ The port is a request and an answer, both registered here (the engines sit acros
 - ``clearing``: the table is being emptied (after every search, while the engines are idle);
   a search waits for it before its first node.
 
+With ``scores`` (host/movetable.py's ``MoveTable(scores=True)``) an entry holds the value its
+node returned too, the value's kind and the side to move, and its tag is every bit of the key
+above the slot's (:func:`table_tag_bits`): the table then settles nodes, not only orders moves.
+
 Reads and writes are each taken one a clock, the engines in turn (round robin). With one engine
 a write is in the table before any later read of it, so the engine searches as with its own
 table, node for node.
 """
 
 from amaranth import Module, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .scores import signed_score
 from .track_board import move_layout
 
 __all__ = [
+    "KEY_BITS",
     "TABLE_TAG_BITS",
     "SharedMoveTable",
+    "ValueKind",
     "slot_bits",
     "table_entry_layout",
     "table_port_signature",
+    "table_tag_bits",
 ]
 
 #: The tag bits of an entry of the table of best moves: the key's bits above its slot's
 #: (host/movetable.py's ``TAG_BITS``).
 TABLE_TAG_BITS = 8
+
+#: The bits of a position's key (the board's ``position_key``).
+KEY_BITS = 32
+
+
+class ValueKind(enum.Enum, shape=2):
+    """What an entry's value is (host/movetable.py's kinds): the node's value, at least it (the
+    node failed high), at most it (the node failed low)."""
+
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
 
 
 def slot_bits(entries: int) -> int:
@@ -47,17 +67,33 @@ def slot_bits(entries: int) -> int:
     return entries.bit_length() - 1
 
 
-def table_entry_layout(columns: int, rows: int, max_depth: int) -> data.StructLayout:
+def table_tag_bits(entries: int, scores: bool = False) -> int:
+    """The tag bits of a table of ``entries``: ``TABLE_TAG_BITS``, or with ``scores`` every bit
+    of the key above the slot's (host/movetable.py's ``score_tag_bits``)."""
+    return KEY_BITS - slot_bits(entries) if scores else TABLE_TAG_BITS
+
+
+def table_entry_layout(
+    columns: int, rows: int, entries: int, max_depth: int, *, scores: bool = False
+) -> data.StructLayout:
     """An entry: the best move found at a position, the key's tag bits, and the plies searched
-    below that position plus one (0: the entry is empty)."""
-    return data.StructLayout(
-        {"move": move_layout(columns, rows), "tag": TABLE_TAG_BITS, "left": range(max_depth + 1)}
-    )
+    below that position plus one (0: the entry is empty); with ``scores``, the value the node
+    returned (a win's plies counted from the node), its kind and the side to move (a colour)."""
+    fields = {
+        "move": move_layout(columns, rows),
+        "tag": table_tag_bits(entries, scores),
+        "left": range(max_depth + 1),
+    }
+    if scores:
+        fields |= {"value": signed_score(), "kind": ValueKind, "turn": 1}
+    return data.StructLayout(fields)
 
 
-def table_port_signature(columns: int, rows: int, entries: int, max_depth: int):
+def table_port_signature(
+    columns: int, rows: int, entries: int, max_depth: int, *, scores: bool = False
+):
     """An engine's port to a shared table (from the engine's side; see the module's text)."""
-    entry = table_entry_layout(columns, rows, max_depth)
+    entry = table_entry_layout(columns, rows, entries, max_depth, scores=scores)
     return wiring.Signature(
         {
             "probe": Out(1),
@@ -73,7 +109,8 @@ def table_port_signature(columns: int, rows: int, entries: int, max_depth: int):
 
 
 class SharedMoveTable(wiring.Component):
-    """One table of best moves of ``entries`` entries for ``engines`` engines, in block RAM.
+    """One table of best moves of ``entries`` entries for ``engines`` engines, in block RAM
+    (with ``scores``, and of their values).
 
     Members
     -------
@@ -84,20 +121,32 @@ class SharedMoveTable(wiring.Component):
         done). The writes still pending are dropped.
     """
 
-    def __init__(self, columns: int, rows: int, entries: int, max_depth: int, engines: int):
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        entries: int,
+        max_depth: int,
+        engines: int,
+        *,
+        scores: bool = False,
+    ):
         if entries < 2 or entries & (entries - 1):
             raise ValueError(f"entries must be a power of two from 2, not {entries!r}")
         if engines < 1:
             raise ValueError(f"engines must be at least 1, not {engines!r}")
         self.columns, self.rows = columns, rows
         self.entries, self.max_depth, self.engines = entries, max_depth, engines
-        port = table_port_signature(columns, rows, entries, max_depth)
+        self.scores = bool(scores)
+        port = table_port_signature(columns, rows, entries, max_depth, scores=self.scores)
         super().__init__({"ports": In(port).array(engines), "clear": In(1)})
 
     def elaborate(self, platform):
         m = Module()
         n, entries = self.engines, self.entries
-        layout = table_entry_layout(self.columns, self.rows, self.max_depth)
+        layout = table_entry_layout(
+            self.columns, self.rows, entries, self.max_depth, scores=self.scores
+        )
         m.submodules.memory = memory = Memory(shape=layout, depth=entries, init=[])
         write, read = memory.write_port(), memory.read_port()
         ports = list(self.ports)

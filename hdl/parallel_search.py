@@ -61,6 +61,9 @@ class ParallelSearch(wiring.Component):
         With ``move_table``: one table for all engines (:class:`~.move_table.SharedMoveTable`,
         emptied after every search), so that every engine's moves are ordered by what any
         engine found. With one engine the search is its own table's, node for node.
+    table_scores : bool
+        With ``move_table``: the tables hold the nodes' values too, and settle nodes
+        (:class:`~.track_search.TrackSearch`'s ``table_scores``).
 
     Members
     -------
@@ -85,6 +88,7 @@ class ParallelSearch(wiring.Component):
         pv_plies: int = 1,
         move_table: int = 0,
         shared_table: bool = False,
+        table_scores: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -100,8 +104,11 @@ class ParallelSearch(wiring.Component):
         self.pv_plies = split_plies(pv_plies, max_depth)
         if shared_table and not move_table:
             raise ValueError("a shared table needs its entries (move_table)")
+        if table_scores and not move_table:
+            raise ValueError("scores in the table need its entries (move_table)")
         self.move_table = move_table
         self.shared_table = bool(shared_table)
+        self.table_scores = bool(table_scores)
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -118,13 +125,14 @@ class ParallelSearch(wiring.Component):
                 pv_plies=self.pv_plies,
                 move_table=self.move_table,
                 shared_table=self.shared_table,
+                table_scores=self.table_scores,
             )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)
         clear_table = Signal()  # the search ends: the shared table is emptied
         if self.shared_table:
             m.submodules.move_table = table = SharedMoveTable(
-                c, r, self.move_table, self.max_depth, n
+                c, r, self.move_table, self.max_depth, n, scores=self.table_scores
             )
             for unit, port in zip(units, table.ports, strict=True):
                 wiring.connect(m, unit.table, port)

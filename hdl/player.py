@@ -57,7 +57,8 @@ class Player(wiring.Component):
     search_options : dict
         Keyword arguments of the game's search (:class:`~trax_fpga.hdl.track_game.TrackGame`:
         ``max_depth``, ``evaluation``, ``engines``, ``pv_plies``, ``move_table``,
-        ``shared_table``; with more than one engine, ``budget`` is per engine).
+        ``shared_table``, ``table_scores``; with more than one engine, ``budget`` is per
+        engine).
 
     Members
     -------

@@ -6,7 +6,7 @@ The values are those of the software models, the search's specification
 so the gateware needs no import of the host's modules.
 """
 
-from amaranth import signed
+from amaranth import Mux, signed
 
 __all__ = [
     "ATTACK_WEIGHT",
@@ -20,6 +20,7 @@ __all__ = [
     "SCORE_BITS",
     "TEMPO",
     "WIN",
+    "moved",
     "signed_score",
 ]
 
@@ -50,3 +51,10 @@ SCORE_BITS = 13
 def signed_score():
     """The shape of a search score: signed, holding +-INFINITY."""
     return signed(SCORE_BITS)
+
+
+def moved(value, plies):
+    """``value`` moved by ``plies`` (a value, negative to move it back) when it is a win's or a
+    loss's score: a table holds a win's plies counted from its node (host/movetable.py's
+    ``moved``)."""
+    return Mux(value >= MATE_BOUND, value + plies, Mux(value <= -MATE_BOUND, value - plies, value))

@@ -49,6 +49,9 @@ class TrackGame(wiring.Component):
     shared_table : bool
         With more than one engine and ``move_table``: one table for all of them (see
         :class:`~.parallel_search.ParallelSearch`).
+    table_scores : bool
+        With ``move_table``: the tables hold the nodes' values too, and settle nodes (see
+        :class:`~.track_search.TrackSearch`).
 
     Members
     -------
@@ -82,6 +85,7 @@ class TrackGame(wiring.Component):
         board_options: dict | None = None,
         move_table: int = 0,
         shared_table: bool = False,
+        table_scores: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -95,6 +99,7 @@ class TrackGame(wiring.Component):
         self.pv_plies = pv_plies
         self.move_table = move_table
         self.shared_table = shared_table
+        self.table_scores = table_scores
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -120,6 +125,7 @@ class TrackGame(wiring.Component):
                 evaluation=self.evaluation,
                 board_options=self.board_options,
                 move_table=self.move_table,
+                table_scores=self.table_scores,
             )
         else:
             core = ParallelSearch(
@@ -131,6 +137,7 @@ class TrackGame(wiring.Component):
                 pv_plies=self.pv_plies,
                 move_table=self.move_table,
                 shared_table=self.shared_table,
+                table_scores=self.table_scores,
             )
         m.submodules.core = core
         rules, search = self.rules, self.search

@@ -19,7 +19,13 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .move_table import TABLE_TAG_BITS, table_entry_layout, table_port_signature
+from .move_table import (
+    TABLE_TAG_BITS,
+    ValueKind,
+    table_entry_layout,
+    table_port_signature,
+    table_tag_bits,
+)
 from .move_table import slot_bits as table_slot_bits
 from .ply_registers import PlyReadAddresses, PlyRegisters
 from .scores import (
@@ -32,6 +38,7 @@ from .scores import (
     OWN_ATTACK,
     TEMPO,
     WIN,
+    moved,
     signed_score,
 )
 from .track_board import (
@@ -163,6 +170,11 @@ class TrackSearch(wiring.Component):
         the ``table`` port (:class:`~.move_table.SharedMoveTable`, which empties it); a node
         waits for its entry (5 clocks when no other engine asks, against one with a table of
         its own: the port's requests and answers are registered in the engine too).
+    table_scores : bool
+        With ``move_table``: the table holds the nodes' values too (host/movetable.py's
+        ``MoveTable(scores=True)``: the value, its kind, the side to move, and a tag of every
+        key bit above the slot), and a node entered whose entry settles its window returns that
+        value at once, taken back as a leaf is (``SETTLED``).
 
     Members
     -------
@@ -190,7 +202,7 @@ class TrackSearch(wiring.Component):
         again (no ``done``). The game's position is never lost (a reset would lose it).
     peek_x, peek_y, peek_tile :
         Read a cell of the board while everything is idle.
-    table : Out(table_port_signature(C, R, move_table, max_depth))
+    table : Out(table_port_signature(C, R, move_table, max_depth, scores=table_scores))
         With ``shared_table``: the port to the table of best moves.
 
     With ``split``:
@@ -261,6 +273,7 @@ class TrackSearch(wiring.Component):
         board_options: dict | None = None,
         move_table: int = 0,
         shared_table: bool = False,
+        table_scores: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -280,13 +293,17 @@ class TrackSearch(wiring.Component):
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
         if shared_table and not move_table:
             raise ValueError("a shared table needs its entries (move_table)")
+        if table_scores and not move_table:
+            raise ValueError("scores in the table need its entries (move_table)")
         self.move_table = move_table
         self.shared_table = bool(shared_table)
+        self.table_scores = bool(table_scores)
         if move_table:
             self.board_options["position_key"] = True
         members = search_members(columns, rows, split=split, pv_plies=self.pv_plies)
         if self.shared_table:
-            members["table"] = Out(table_port_signature(columns, rows, move_table, max_depth))
+            port = table_port_signature(columns, rows, move_table, max_depth, scores=table_scores)
+            members["table"] = Out(port)
         super().__init__(members)
 
     def elaborate(self, platform):
@@ -378,16 +395,18 @@ class TrackSearch(wiring.Component):
         m.d.comb += shared_first.eq(in_split & (split_ply < deepest))
 
         # The table of best moves (host/movetable.py): an entry is a move, its tag and the
-        # plies searched below it plus one (0: empty). A node keeps where it looked up (its
-        # slot and tag, and whether it may store there) and its first move, chosen on entry.
-        entries, shared_table = self.move_table, self.shared_table
+        # plies searched below it plus one (0: empty), with scores its value too. A node keeps
+        # where it looked up (its slot and tag, and whether it may store there) and its first
+        # move, chosen on entry.
+        entries, shared_table, scores = self.move_table, self.shared_table, self.table_scores
         if entries:
             slot_bits = table_slot_bits(entries)
-            entry_layout = table_entry_layout(c, r, max_depth)
+            tag_bits = table_tag_bits(entries, scores)
+            entry_layout = table_entry_layout(c, r, entries, max_depth, scores=scores)
             lookup_layout = data.StructLayout(
                 {
                     "slot": slot_bits,
-                    "tag": TABLE_TAG_BITS,
+                    "tag": tag_bits,
                     "store": 1,
                     "first": moves_shape,
                     "first_valid": 1,
@@ -400,9 +419,12 @@ class TrackSearch(wiring.Component):
             best_moves = per_ply("best_move", moves_shape, fixed=0)
             ply_registers += (lookups, best_moves)
             key = board.position_key
-            key_tag = key[slot_bits : slot_bits + TABLE_TAG_BITS]
+            key_tag = key[slot_bits : slot_bits + tag_bits]
             left_here = Signal(range(max_depth + 1))  # plies below the board's ply, plus one
             m.d.comb += left_here.eq(iteration - ply + 1)
+            white_here = Signal()  # White is to move at the board's ply
+            m.d.comb += white_here.eq((root_turn == Colour.WHITE) ^ ply[0])
+            settled_value = Signal(signed_score())  # the value of a node settled by the table
             if shared_table:
                 # The shared table sits across the chip: the port's requests leave from
                 # registers and its answers are registered on arrival, so that no path runs
@@ -628,12 +650,13 @@ class TrackSearch(wiring.Component):
             if at_once:
                 m.d.comb += term_proceed.eq(value)
 
-        def back_up(v, move, place, *, issued=False):
+        def back_up(v, move, place, *, issued=False, leaf=False):
             """``v`` is the score of ``move``, the move of the parent node (the board's ply
             less one), whose candidates go on at ``place``: the parent takes the score, and the
             board takes the move back, then (without a cutoff) plays the parent's next legal
             move. With ``issued``, the board's UNDO_NEXT went out already, with its terms: only
-            whether it proceeds is settled here (before the ply is taken back)."""
+            whether it proceeds is settled here (before the ply is taken back). ``leaf``: the
+            move's score is exact (not a node's, which may have failed high)."""
             with m.If(v > parent_best):
                 best.set_parent(v)
                 if entries:
@@ -644,7 +667,7 @@ class TrackSearch(wiring.Component):
                         m.d.sync += root_move.eq(move)
                 else:
                     # Exact unless the child failed high against the alpha it was given.
-                    exact = Value.cast(1) if issued or depth < 2 else v > -beta[1]
+                    exact = Value.cast(1) if leaf or depth < 2 else v > -beta[1]
                     replace = (v > parent_best) | ((v == parent_best) & exact & ~root_exact)
                     with m.If(replace):
                         m.d.sync += [root_move.eq(move), root_exact.eq(exact)]
@@ -811,7 +834,7 @@ class TrackSearch(wiring.Component):
                             m.next = "ITERATE"
                 with m.Else():
                     if entries:
-                        store_best()
+                        store_best(v)
                     back_up(-v, parent_move, parent_cursor)
 
         def probe():
@@ -821,9 +844,10 @@ class TrackSearch(wiring.Component):
             if shared_table:
                 m.d.sync += probing.eq(1)
 
-        def store_best():
-            """The node at the board's ply returns: its best move to the table, if it has one
-            and may store it."""
+        def store_best(v):
+            """The node at the board's ply returns ``v``: its best move to the table, if it has
+            one and may store it (with scores, ``v`` too: a win's plies counted from the node,
+            its kind by the node's window on entry, whose alpha was its parent's -beta)."""
             here = lookups.here
             if shared_table:
                 slot, entry, enable, domain = store_slot, store_entry, storing, m.d.sync
@@ -838,6 +862,19 @@ class TrackSearch(wiring.Component):
                     entry.left.eq(left_here),
                     enable.eq(1),
                 ]
+                if scores:
+                    entry_alpha = -parent_beta
+                    domain += [
+                        entry.value.eq(moved(v, ply)),
+                        entry.kind.eq(
+                            Mux(
+                                v <= entry_alpha,
+                                ValueKind.UPPER,
+                                Mux(v >= beta.here, ValueKind.LOWER, ValueKind.EXACT),
+                            )
+                        ),
+                        entry.turn.eq(white_here),
+                    ]
 
         def start_clearing():
             if entries and not shared_table:
@@ -906,7 +943,38 @@ class TrackSearch(wiring.Component):
                         lookups.set_here(lookup)
                         chosen, valid = lookup.first, lookup.first_valid
                         m.d.sync += first_pending.eq(valid)
-                        first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
+                        if scores:
+                            # The entry settles the node: it is taken back as a leaf is (the
+                            # board's UNDO_NEXT now, with the parent's terms; SETTLED backs
+                            # the value up).
+                            held_value = Signal(signed_score())
+                            m.d.comb += held_value.eq(moved(held.value, -ply))
+                            settles = (
+                                hit
+                                & (held.left == left_here)
+                                & (held.turn == white_here)
+                                & (
+                                    (held.kind == ValueKind.EXACT)
+                                    | ((held.kind == ValueKind.LOWER) & (held_value >= beta.here))
+                                    | ((held.kind == ValueKind.UPPER) & (held_value <= alpha.here))
+                                )
+                            )
+                            with m.If(settles):
+                                m.d.sync += settled_value.eq(held_value)
+                                parent_goes_on(parent_cursor)
+                                proceed(0)
+                                command(TrackOp.UNDO_NEXT)
+                                m.next = "SETTLED"
+                            with m.Else():
+                                first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
+                        else:
+                            first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
+            if scores:
+                with m.State("SETTLED"):  # the board is taking the settled node back
+                    with m.If(abort_now):
+                        m.next = "UNWIND_WAIT"
+                    with m.Else():
+                        back_up(-settled_value, parent_move, parent_cursor, issued=True)
             with m.State("COMPACT"):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
@@ -1025,7 +1093,7 @@ class TrackSearch(wiring.Component):
                         Mux(mover_won, win_score, -win_score),
                         mover_score if self.evaluation else Value.cast(0),
                     )
-                    back_up(leaf, parent_move, parent_cursor, issued=True)
+                    back_up(leaf, parent_move, parent_cursor, issued=True, leaf=True)
             with m.State("UNDO_WAIT"):  # a cutoff: the move is taken back, the node returns
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"

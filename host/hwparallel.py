@@ -428,6 +428,7 @@ def hw_parallel_search(
     helpers: bool = False,
     move_table: int = 0,
     shared_table: bool = False,
+    table_scores: bool = False,
     bounds: bool = False,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
@@ -441,7 +442,9 @@ def hw_parallel_search(
     0's killer first for every engine). With ``shared_table`` the engines read and write one
     table, each as soon as it looks up or returns in virtual time (the gateware's
     ``ParallelSearch(shared_table=True)`` reads some clocks later and takes the engines in
-    turn: the same search with one engine, the same scores with more). With ``bounds``
+    turn: the same search with one engine, the same scores with more). With ``table_scores``
+    the table holds the nodes' values too and settles nodes from them (:func:`.hw_search`'s).
+    With ``bounds``
     (research, model only) the engines share a table of score bounds by exact position too, of
     ``move_table`` entries (:mod:`.scorebounds`), read and written as the table of best moves
     is."""
@@ -449,15 +452,15 @@ def hw_parallel_search(
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
         raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
+    if table_scores and not move_table:
+        raise ValueError("scores in the table need the table (move_table)")
     if bounds and not move_table:
         raise ValueError("a table of score bounds has as many entries as the table of best moves")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
-    team = [
-        _Engine(position.copy(), width, height, budget, evaluation, "track", None, move_table)
-        for _ in range(engines)
-    ]
+    options = (width, height, budget, evaluation, "track", None, move_table, table_scores)
+    team = [_Engine(position.copy(), *options) for _ in range(engines)]
     if shared_table:
         for engine in team[1:]:
             engine.table = team[0].table

@@ -74,7 +74,7 @@ import dataclasses
 from .errors import IllegalMoveError
 from .evaluate import DEFAULT_WEIGHTS, evaluate
 from .hweval import MAX_EXTENSIONS, features, score
-from .movetable import MoveTable, position_key
+from .movetable import MoveTable, position_key, score_tag_bits
 from .notation import Move
 from .position import Position, _grow
 from .scorebounds import ScoreBounds
@@ -144,10 +144,14 @@ class _Searcher:
         board: str = "window",
         tuning: TrackTuning | None = None,
         move_table: int = 0,
+        table_scores: bool = False,
     ):
         self.tuning = tuning
         self.table = None  # the table of best moves (:mod:`.movetable`), or None
-        if move_table:
+        if move_table and table_scores:
+            tag_bits = score_tag_bits(move_table)
+            self.table = MoveTable(move_table, tag_bits, scores=True, mate_bound=MATE_BOUND)
+        elif move_table:
             self.table = MoveTable(move_table)
         elif tuning is not None and tuning.hash_moves:
             self.table = MoveTable(
@@ -428,6 +432,7 @@ def hw_search(
     board: str = "window",
     tuning: TrackTuning | None = None,
     move_table: int = 0,
+    table_scores: bool = False,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
@@ -438,7 +443,8 @@ def hw_search(
     the evaluation is that of whole tracks, :mod:`.trackeval`). ``tuning`` (research, block-RAM
     board only; None: the gateware's) is a candidate evaluation, :mod:`.trackresearch`.
     ``move_table`` (block-RAM board) is the entries of the table of best moves
-    (:mod:`.movetable`; 0: none)."""
+    (:mod:`.movetable`; 0: none); with ``table_scores`` it holds the nodes' values too and
+    settles a node from them (its tags every bit of the key above the slot)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
     if tuning is not None and (board != "track" or not evaluation):
@@ -447,6 +453,8 @@ def hw_search(
         raise ValueError("a table of best moves is for the block-RAM board, and only one")
     if tuning is not None and (tuning.hash_bounds or tuning.hash_scores) and not tuning.hash_moves:
         raise ValueError("scores in a table, or a table of score bounds, need the table of moves")
+    if table_scores and not move_table:
+        raise ValueError("scores in the table need the table (move_table)")
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if position.box is None:  # the first move of a game: the search is not needed
@@ -454,7 +462,7 @@ def hw_search(
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
     bounded = tuning is not None and tuning.hash_bounds
     searcher = (_BoundedSearcher if bounded else _Searcher)(
-        position.copy(), width, height, budget, evaluation, board, tuning, move_table
+        position.copy(), width, height, budget, evaluation, board, tuning, move_table, table_scores
     )
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):

@@ -49,6 +49,7 @@ from .tiles import Tile
 
 __all__ = [
     "EXACT",
+    "KEY_BITS",
     "KEY_MULTIPLIER",
     "KEY_SHIFT",
     "LOWER",
@@ -58,6 +59,7 @@ __all__ = [
     "Probe",
     "moved",
     "position_key",
+    "score_tag_bits",
     "settles",
     "tile_key",
     "value_kind",
@@ -75,6 +77,16 @@ _TILE_NUMBER = {tile: n for n, tile in enumerate(Tile)}
 
 #: The tag bits of the gateware's table (8 are as good as 20 in docs/hash-moves.md's figures).
 TAG_BITS = 8
+
+#: The bits of a position's key.
+KEY_BITS = 32
+
+
+def score_tag_bits(entries: int) -> int:
+    """The tag bits of a table of ``entries`` with scores: every bit of the key above the slot's
+    (positions told apart as well as the key can; docs/hash-moves.md)."""
+    return KEY_BITS - (entries.bit_length() - 1)
+
 
 #: The kinds of a value held (with ``scores``): exact, at least (a lower bound), at most.
 EXACT, LOWER, UPPER = range(3)

@@ -288,13 +288,14 @@ def parallel(
     engine_counts: tuple[int, ...] = (1, 2, 4, 8),
     move_table: int = 0,
     shared_table: bool = False,
+    table_scores: bool = False,
     bounds: bool = False,
 ) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
     is the first count's mean ticks over N engines' mean ticks. ``pv_plies`` and ``helpers``:
     as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split), and so
-    are ``move_table``, ``shared_table`` and ``bounds`` (research)."""
+    are ``move_table``, ``shared_table``, ``table_scores`` and ``bounds`` (research)."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
@@ -304,6 +305,7 @@ def parallel(
         + (f", a table of {move_table} best moves" if move_table else "")
         + (" shared by the engines" if move_table and shared_table else "")
         + (" an engine" if move_table and not shared_table else "")
+        + (", holding the nodes' values too" if move_table and table_scores else "")
         + (", a table of score bounds shared by the engines (research)" if bounds else "")
     )
     single = None
@@ -321,6 +323,7 @@ def parallel(
                 helpers=helpers,
                 move_table=move_table,
                 shared_table=shared_table,
+                table_scores=table_scores,
                 bounds=bounds,
             )
             ticks.append(result.ticks)
@@ -405,6 +408,11 @@ def main(argv: list[str] | None = None) -> None:
         help="with --move-table: one table for all engines (model only)",
     )
     split.add_argument(
+        "--table-scores",
+        action="store_true",
+        help="with --move-table: the nodes' values in the table too (the gateware's table_scores)",
+    )
+    split.add_argument(
         "--bounds",
         action="store_true",
         help="with --move-table: the engines share a table of score bounds by exact position "
@@ -435,6 +443,7 @@ def main(argv: list[str] | None = None) -> None:
             engine_counts=counts,
             move_table=args.move_table,
             shared_table=args.shared_table,
+            table_scores=args.table_scores,
             bounds=args.bounds,
         )
     else:

@@ -64,6 +64,7 @@ REAL_SEARCH = (
     ("move_table", 16384),
     ("pv_plies", 1),
     ("shared_table", 1),
+    ("table_scores", 1),
 )
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 7 engines sharing a table of 16,384 best

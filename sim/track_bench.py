@@ -158,13 +158,14 @@ def parallel_figures(
     pv_plies: int = 1,
     move_table: int = 0,
     shared_table: bool = False,
+    table_scores: bool = False,
 ) -> None:
     """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
     complete each depth (a search limited to it, no node limit; the mean over the positions),
     and the nodes per clock over those searches (the split's walks to a ticket are no nodes).
     ``pv_plies``: how deep the previous best's line is split (the recursive PV split);
     ``move_table``: every engine's table of best moves (0: none), or with ``shared_table`` the
-    entries of the one table of them all."""
+    entries of the one table of them all; ``table_scores``: the table holds the nodes' values."""
     cycles_at: dict[tuple[int, int], float] = {}
     for n in engines:
         per_depth: dict[int, list[int]] = {d: [] for d in depths}
@@ -177,6 +178,7 @@ def parallel_figures(
             pv_plies=pv_plies,
             move_table=move_table,
             shared_table=shared_table,
+            table_scores=table_scores,
         ) as unit:
             for position in positions(count, torus, records):
                 for d in depths:
@@ -192,7 +194,7 @@ def parallel_figures(
             f"ParallelSearch {torus}x{torus}, {n} engine{'s' if n > 1 else ''}, Verilator, "
             f"{count} human-game positions, no node limit"
             + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
-            + (table_label(move_table, shared_table) if move_table else "")
+            + (table_label(move_table, shared_table, table_scores) if move_table else "")
         )
         for d in depths:
             cycles_at[n, d] = statistics.fmean(per_depth[d])
@@ -212,7 +214,7 @@ def parallel_figures(
             "M",
             where,
         )
-        fmax = routed_fmax(n, move_table, shared_table)
+        fmax = routed_fmax(n, move_table, shared_table, table_scores)
         if fmax is not None:
             mhz, label = fmax
             figure(
@@ -223,15 +225,16 @@ def parallel_figures(
             )
 
 
-def table_label(entries: int, shared: bool) -> str:
+def table_label(entries: int, shared: bool, scores: bool = False) -> str:
     """How a figure's conditions name the table of best moves."""
+    held = " and their values" if scores else ""
     if shared:
-        return f", one table of {entries} best moves for all engines"
-    return f", a table of {entries} best moves an engine"
+        return f", one table of {entries} best moves{held} for all engines"
+    return f", a table of {entries} best moves{held} an engine"
 
 
 def routed_fmax(
-    engines: int, move_table: int = 0, shared_table: bool = False
+    engines: int, move_table: int = 0, shared_table: bool = False, table_scores: bool = False
 ) -> tuple[float, str] | None:
     """The routed Fmax of the ULX3S player with ``engines`` engines and that table of best moves,
     from the newest report that ``make bitstream`` (or ``boards.build --engines``) left in
@@ -244,8 +247,13 @@ def routed_fmax(
         if data.get("top") != "player":
             continue
         search = options.get("search_options", {})
-        table = (search.get("move_table", 0), bool(search.get("shared_table", False)))
-        if search.get("engines", 1) == engines and table == (move_table, bool(shared_table)):
+        table = (
+            search.get("move_table", 0),
+            bool(search.get("shared_table", False)),
+            bool(search.get("table_scores", False)),
+        )
+        wanted = (move_table, bool(shared_table), bool(table_scores))
+        if search.get("engines", 1) == engines and table == wanted:
             routed = data.get("commit", "?")
             here = checkout_commit()
             where = f"ULX3S {data['fmax_mhz']:.1f} MHz routed at commit {routed}"
@@ -336,6 +344,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --move-table: the many-engine figures with one table for all the engines",
     )
     parser.add_argument(
+        "--table-scores",
+        action="store_true",
+        help="with --move-table: the many-engine figures with the nodes' values in the table",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -344,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")
+    if args.table_scores and not args.move_table:
+        parser.error("--table-scores needs --move-table N")
     rules_figures(args.torus, args.records)
     if args.positions:
         search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
@@ -365,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             args.pv_plies,
             args.move_table,
             args.shared_table,
+            args.table_scores,
         )
     if args.perft:
         perft_figures(args.perft)

@@ -242,7 +242,8 @@ class TrackSearchSim:
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
     on ``torus``. ``board_options`` are the one engine's
     :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
-    every engine's table of best moves (with ``shared_table``, of the one table of them all)."""
+    every engine's table of best moves (with ``shared_table``, of the one table of them all;
+    with ``table_scores``, holding the nodes' values too)."""
 
     def __init__(
         self,
@@ -257,6 +258,7 @@ class TrackSearchSim:
         board_options: dict | None = None,
         move_table: int = 0,
         shared_table: bool = False,
+        table_scores: bool = False,
     ) -> None:
         from trax_fpga.hdl.parallel_search import ParallelSearch
         from trax_fpga.hdl.track_search import TrackSearch
@@ -272,6 +274,7 @@ class TrackSearchSim:
                 evaluation=evaluation,
                 board_options=board_options,
                 move_table=move_table,
+                table_scores=table_scores,
             )
         else:
             self.component = ParallelSearch(
@@ -283,6 +286,7 @@ class TrackSearchSim:
                 pv_plies=pv_plies,
                 move_table=move_table,
                 shared_table=shared_table,
+                table_scores=table_scores,
             )
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)

@@ -33,7 +33,7 @@ EMPTY = {"move": {"x": 0, "y": 0, "symbol": 0}, "tag": 0, "left": 0}
 
 
 def as_dict(view) -> dict:
-    layout = table_entry_layout(COLUMNS, ROWS, DEPTH)
+    layout = table_entry_layout(COLUMNS, ROWS, ENTRIES, DEPTH)
     value = layout.const(view) if isinstance(view, int) else view
     return {
         "move": {

@@ -26,13 +26,17 @@ from .test_parallel_search import (
 from .test_track_search import search
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
-#: The shared table is the board file's; every engine's own table (a design of its own each) is
-#: checked in `make test-slow`.
-SHARED = [pytest.param(False, id="own", marks=pytest.mark.slow), pytest.param(True, id="shared")]
+#: The tables checked (shared, with scores): the shared table with scores is the board file's;
+#: every engine's own table (a design of its own each) is checked in `make test-slow`.
+TABLES = [
+    pytest.param(False, False, id="own", marks=pytest.mark.slow),
+    pytest.param(True, False, id="shared"),
+    pytest.param(True, True, id="shared_scores"),
+]
 
 
-@pytest.mark.parametrize("shared", SHARED)
-def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
+@pytest.mark.parametrize(("shared", "scores"), TABLES)
+def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores):
     """One engine with a table (the split nodes use none), splitting the line to ply 2: the
     same move, score, depth and nodes as the parallel model with the table, which plays other
     nodes than the search without one. The shared table's port (its reads some clocks later)
@@ -46,11 +50,15 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
         pv_plies=2,
         move_table=TABLE,
         shared_table=shared,
+        table_scores=scores,
     ) as single:
         for position in some_positions(3, 12):
             for budget in (5, 300, 2500, UNLIMITED):
                 model = hw_parallel_search(
-                    position, TORUS, TORUS, budget, DEPTH + 1, 1, pv_plies=2, move_table=TABLE
+                    *(position, TORUS, TORUS, budget, DEPTH + 1, 1),
+                    pv_plies=2,
+                    move_table=TABLE,
+                    table_scores=scores,
                 )
                 got, move = search(single, position, budget)
                 label = f"{' '.join(str(t.move) for t in position.turns)}, budget {budget}"
@@ -67,9 +75,9 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared):
     assert differ >= 3  # (the small budgets end before the table's moves change anything)
 
 
-@pytest.mark.parametrize("shared", SHARED)
+@pytest.mark.parametrize(("shared", "scores"), TABLES)
 def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search(
-    shared,
+    shared, scores
 ):
     with TrackSearchSim(
         (TORUS, TORUS),
@@ -78,6 +86,7 @@ def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_seq
         engines=3,
         move_table=TABLE,
         shared_table=shared,
+        table_scores=scores,
     ) as three:
         assert score_every_iteration(three, some_positions(4, 13), DEPTH) == 24
         # Searches stopped by their budgets (their tables' reads and writes under way) leave

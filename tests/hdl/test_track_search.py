@@ -30,19 +30,20 @@ SYMBOLS = list(Symbol)
 #: area (the same nodes, moves and scores, in more clocks), the mate searcher on that board
 #: (the small iCE40s' player: no evaluation, so no counts), and the default one with a table of
 #: best moves, a small one (most slots are wanted by several positions: every rule of the
-#: table is used).
+#: table is used), without and with scores in it.
 TABLE = 64
 SEARCHES = {
-    "fast": (True, {}, 0),
-    "compact": (True, COMPACT_OPTIONS, 0),
-    "compact_mate": (False, COMPACT_OPTIONS, 0),
-    "table": (True, {}, TABLE),
+    "fast": (True, {}, 0, False),
+    "compact": (True, COMPACT_OPTIONS, 0, False),
+    "compact_mate": (False, COMPACT_OPTIONS, 0, False),
+    "table": (True, {}, TABLE, False),
+    "table_scores": (True, {}, TABLE, True),
 }
 
 
 @pytest.fixture(scope="module", params=list(SEARCHES))
 def rtl(request):
-    evaluation, board_options, move_table = SEARCHES[request.param]
+    evaluation, board_options, move_table, table_scores = SEARCHES[request.param]
     with TrackSearchSim(
         (TORUS, TORUS),
         "verilator",
@@ -50,6 +51,7 @@ def rtl(request):
         evaluation=evaluation,
         board_options=board_options,
         move_table=move_table,
+        table_scores=table_scores,
     ) as engine:
         yield engine
 
@@ -66,6 +68,7 @@ def model_search(rtl, position, budget, depth=DEPTH):
         evaluation=component.evaluation,
         board="track",
         move_table=getattr(component, "move_table", 0),  # (a ParallelSearch has none)
+        table_scores=getattr(component, "table_scores", False),
     )
 
 
@@ -140,6 +143,21 @@ def test_the_table_of_best_moves_takes_other_nodes(rtl):
     assert differ >= 3
 
 
+@pytest.mark.parametrize("rtl", ["table_scores"], indirect=True)
+def test_the_tables_scores_settle_nodes(rtl):
+    """With scores in the table, nodes are settled from it: fewer nodes than with the table of
+    moves alone (checked against the model), the same scores."""
+    fewer = 0
+    for position in positions_from_games(6, 24):
+        got = check(rtl, position, 10**6)
+        moves_only = hw_search(
+            position, TORUS, TORUS, 10**6, DEPTH, board="track", move_table=TABLE
+        )
+        assert (got.score, got.depth) == (moves_only.score, moves_only.depth)
+        fewer += got.nodes < moves_only.nodes
+    assert fewer >= 3
+
+
 def test_equals_the_model_on_random_positions(rtl):
     rng = random.Random(32)
     checked = 0
@@ -207,10 +225,15 @@ def test_the_gateware_constants_are_the_models():
         assert getattr(scores, name) == getattr(trackeval, name), name
     assert -(1 << (scores.SCORE_BITS - 1)) < -scores.INFINITY
     assert scores.INFINITY < 1 << (scores.SCORE_BITS - 1)
+    from trax_fpga.hdl.move_table import KEY_BITS, ValueKind, table_tag_bits
     from trax_fpga.hdl.track_search import TABLE_TAG_BITS
-    from trax_fpga.host.movetable import TAG_BITS
+    from trax_fpga.host import movetable
 
-    assert TABLE_TAG_BITS == TAG_BITS
+    assert TABLE_TAG_BITS == movetable.TAG_BITS
+    assert KEY_BITS == movetable.KEY_BITS
+    assert table_tag_bits(16384, scores=True) == movetable.score_tag_bits(16384)
+    kinds = (ValueKind.EXACT, ValueKind.LOWER, ValueKind.UPPER)
+    assert [kind.value for kind in kinds] == [movetable.EXACT, movetable.LOWER, movetable.UPPER]
 
 
 @pytest.mark.parametrize("entries", [1, 3, -4, 1 << 25])
