@@ -42,7 +42,6 @@ from collections.abc import Iterator
 from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop
 from .notation import Move
 from .position import Position
-from .scorebounds import ScoreBounds
 from .tiles import Symbol
 
 __all__ = ["ParallelResult", "hw_parallel_search", "split_plies"]
@@ -178,8 +177,6 @@ class _Iteration:
 
 class _Engine(_Searcher):
     """One engine: the sequential search on its own board, yielding after every node."""
-
-    bounds: ScoreBounds | None = None  # research: a table of score bounds (shared)
 
     def iteration(self, number: int, shared: _Iteration, depth: int, first) -> Iterator[bool]:
         """Engine ``number``'s part of the iteration of ``depth``: with ``first`` (the previous
@@ -379,11 +376,6 @@ class _Engine(_Searcher):
         """:meth:`~.hwsearch._Searcher.negamax`, yielding after every node; returns its value.
         Under a help ``node``, raises ``_Cut`` after a node once that one is cut off."""
         window = alpha, beta
-        if self.bounds is not None:  # research: the engines' table of score bounds
-            bounds_key = self.bounds.key(self.position, depth - ply)
-            held = self.bounds.lookup(bounds_key, ply, alpha, beta)
-            if held is not None:
-                return held
         probe, settled, candidates = self.enter(ply, depth - ply, alpha, beta)
         if settled is not None:
             return settled
@@ -410,8 +402,6 @@ class _Engine(_Searcher):
                     break
         value = best if best > -INFINITY else 0
         self.leave(probe, best_key, ply, depth - ply, window, value)
-        if self.bounds is not None:
-            self.bounds.store(bounds_key, ply, *window, value)
         return value
 
 
@@ -429,7 +419,6 @@ def hw_parallel_search(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
-    bounds: bool = False,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -443,19 +432,14 @@ def hw_parallel_search(
     table, each as soon as it looks up or returns in virtual time (the gateware's
     ``ParallelSearch(shared_table=True)`` reads some clocks later and takes the engines in
     turn: the same search with one engine, the same scores with more). With ``table_scores``
-    the table holds the nodes' values too and settles nodes from them (:func:`.hw_search`'s).
-    With ``bounds``
-    (research, model only) the engines share a table of score bounds by exact position too, of
-    ``move_table`` entries (:mod:`.scorebounds`), read and written as the table of best moves
-    is."""
+    the table holds the nodes' values too and settles nodes from them (:func:`.hw_search`'s;
+    the gateware's ``table_scores``)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
         raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
     if table_scores and not move_table:
         raise ValueError("scores in the table need the table (move_table)")
-    if bounds and not move_table:
-        raise ValueError("a table of score bounds has as many entries as the table of best moves")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
@@ -464,10 +448,6 @@ def hw_parallel_search(
     if shared_table:
         for engine in team[1:]:
             engine.table = team[0].table
-    if bounds:
-        shared_bounds = ScoreBounds(move_table, MATE_BOUND)
-        for engine in team:
-            engine.bounds = shared_bounds
     result: tuple[tuple, int, int] | None = None  # move (key, cell, symbol), score, depth
     iterations: list[int] = []
     ticks = 0

@@ -77,7 +77,6 @@ from .hweval import MAX_EXTENSIONS, features, score
 from .movetable import MoveTable, position_key, score_tag_bits
 from .notation import Move
 from .position import Position, _grow
-from .scorebounds import ScoreBounds
 from .tiles import Symbol
 from .trackeval import OWN_ATTACK, track_features, track_score
 from .trackorder import TrackOrder
@@ -402,25 +401,6 @@ class _Searcher:
         return value
 
 
-class _BoundedSearcher(_Searcher):
-    """Research: the search with a table of score bounds (:mod:`.scorebounds`) beside its
-    table of best moves, of as many entries."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        tag_bits = self.tuning.hash_bounds_tag_bits
-        self.bounds = ScoreBounds(self.table.entries, MATE_BOUND, tag_bits)  # as the table's
-
-    def negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
-        key = self.bounds.key(self.position, depth - ply)
-        held = self.bounds.lookup(key, ply, alpha, beta)
-        if held is not None:
-            return held
-        value = super().negamax(ply, depth, alpha, beta)
-        self.bounds.store(key, ply, alpha, beta, value)
-        return value
-
-
 def hw_search(
     position: Position,
     width: int,
@@ -451,8 +431,8 @@ def hw_search(
         raise ValueError("a tuning is for the block-RAM board's search with its evaluation")
     if move_table and (board != "track" or (tuning is not None and tuning.hash_moves)):
         raise ValueError("a table of best moves is for the block-RAM board, and only one")
-    if tuning is not None and (tuning.hash_bounds or tuning.hash_scores) and not tuning.hash_moves:
-        raise ValueError("scores in a table, or a table of score bounds, need the table of moves")
+    if tuning is not None and tuning.hash_scores and not tuning.hash_moves:
+        raise ValueError("scores in a table need the table (hash_moves)")
     if table_scores and not move_table:
         raise ValueError("scores in the table need the table (move_table)")
     if move_table and (width > 64 or height > 64):
@@ -460,8 +440,7 @@ def hw_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
-    bounded = tuning is not None and tuning.hash_bounds
-    searcher = (_BoundedSearcher if bounded else _Searcher)(
+    searcher = _Searcher(
         position.copy(), width, height, budget, evaluation, board, tuning, move_table, table_scores
     )
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth

@@ -289,13 +289,12 @@ def parallel(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
-    bounds: bool = False,
 ) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
     is the first count's mean ticks over N engines' mean ticks. ``pv_plies`` and ``helpers``:
     as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split), and so
-    are ``move_table``, ``shared_table``, ``table_scores`` and ``bounds`` (research)."""
+    are ``move_table``, ``shared_table`` and ``table_scores``."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
@@ -306,7 +305,6 @@ def parallel(
         + (" shared by the engines" if move_table and shared_table else "")
         + (" an engine" if move_table and not shared_table else "")
         + (", holding the nodes' values too" if move_table and table_scores else "")
-        + (", a table of score bounds shared by the engines (research)" if bounds else "")
     )
     single = None
     for engines in engine_counts:
@@ -324,7 +322,6 @@ def parallel(
                 move_table=move_table,
                 shared_table=shared_table,
                 table_scores=table_scores,
-                bounds=bounds,
             )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
@@ -412,12 +409,6 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="with --move-table: the nodes' values in the table too (the gateware's table_scores)",
     )
-    split.add_argument(
-        "--bounds",
-        action="store_true",
-        help="with --move-table: the engines share a table of score bounds by exact position "
-        "too, of as many entries (research, model only; docs/hash-moves.md)",
-    )
     nodes = sub.add_parser("depth", help="nodes the sequential model plays to complete a depth")
     nodes.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     nodes.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -444,7 +435,6 @@ def main(argv: list[str] | None = None) -> None:
             move_table=args.move_table,
             shared_table=args.shared_table,
             table_scores=args.table_scores,
-            bounds=args.bounds,
         )
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))

@@ -37,8 +37,8 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
 - ``hash_moves``: a table of best moves (:mod:`.movetable`, the gateware's ``move_table``)
   of ``hash_moves`` entries, ``hash_tag_bits`` of tag, an entry searched deeper kept or not
   (``hash_keep_deeper``): the sizes and policies the gateware's was chosen from
-  (docs/hash-moves.md), on the board's evaluation (``sw-loops``); with ``hash_bounds``, a
-  table of score bounds beside it (:mod:`.scorebounds`: what scores in the table would save).
+  (docs/hash-moves.md), on the board's evaluation (``sw-loops``); with ``hash_scores``, the
+  nodes' values in it too (the gateware's ``table_scores``).
 """
 
 from __future__ import annotations
@@ -95,12 +95,6 @@ class TrackTuning:
     hash_moves: int = 0
     hash_tag_bits: int = 20
     hash_keep_deeper: bool = False
-    #: A table of score bounds by exact position beside it, of as many entries
-    #: (:mod:`.scorebounds`).
-    hash_bounds: bool = False
-    #: Its entries keep this many bits of the Zobrist key above the slot's (None: the exact
-    #: position), as a gateware table would.
-    hash_bounds_tag_bits: int | None = None
     #: The table of best moves holds its nodes' values too, as a gateware table would
     #: (:class:`.movetable.MoveTable` with ``scores``; ``hash_tag_bits`` tell positions apart).
     hash_scores: bool = False
@@ -194,17 +188,17 @@ def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning
 
 
 def _hash(
-    entries: int, tag_bits: int = 20, keep_deeper: bool = False, bounds: bool = False
+    entries: int, tag_bits: int = 20, keep_deeper: bool = False, scores: bool = False
 ) -> TrackTuning:
-    """The board's evaluation (``sw-loops``) with a table of best moves (and with
-    ``bounds``, one of score bounds)."""
+    """The board's evaluation (``sw-loops``) with a table of best moves (with ``scores``, and
+    their values)."""
     return TrackTuning(
         software=True,
         software_lines=False,
         hash_moves=entries,
         hash_tag_bits=tag_bits,
         hash_keep_deeper=keep_deeper,
-        hash_bounds=bounds,
+        hash_scores=scores,
     )
 
 
@@ -244,21 +238,11 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw-loops-hash-deep": _hash(4096, keep_deeper=True),
     "sw-loops-hash2k": _hash(2048, tag_bits=8, keep_deeper=True),
     "sw-loops-hash-tag1": _hash(4096, tag_bits=1, keep_deeper=True),
-    # The ULX3S board file's table (16,384 entries, an entry searched deeper kept, 8-bit tags),
-    # and the same with a table of score bounds beside it (docs/hash-moves.md).
+    # The ULX3S board file's table before the eighteenth session (16,384 entries, an entry
+    # searched deeper kept, 8-bit tags), and since (the nodes' values in it too, its entries
+    # told apart by 18 tag bits, every bit of the key above the slot: the gateware's
+    # ``table_scores``); the same with 8 tag bits, which gave a wrong score (docs/hash-moves.md).
     "sw-loops-hash16k-deep": _hash(16384, tag_bits=8, keep_deeper=True),
-    "sw-loops-hash16k-bounds": _hash(16384, tag_bits=8, keep_deeper=True, bounds=True),
-    # The same with the bounds' entries told apart by 8 or 18 bits of the key (its tag), not
-    # the exact position: how often a gateware table's keys would give a wrong value.
-    "sw-loops-hash16k-bounds-tag8": dataclasses.replace(
-        _hash(16384, tag_bits=8, keep_deeper=True, bounds=True), hash_bounds_tag_bits=8
-    ),
-    "sw-loops-hash16k-bounds-tag18": dataclasses.replace(
-        _hash(16384, tag_bits=8, keep_deeper=True, bounds=True), hash_bounds_tag_bits=18
-    ),
-    # Scores in the board file's table itself, its entries told apart by 18 tag bits (every bit
-    # of the key above the slot): the specification for the gateware (docs/hash-moves.md).
-    "sw-loops-hash16k-scores": dataclasses.replace(
-        _hash(16384, tag_bits=18, keep_deeper=True), hash_scores=True
-    ),
+    "sw-loops-hash16k-scores": _hash(16384, tag_bits=18, keep_deeper=True, scores=True),
+    "sw-loops-hash16k-scores-tag8": _hash(16384, tag_bits=8, keep_deeper=True, scores=True),
 }

@@ -3,7 +3,7 @@ per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
 [--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5] [--pv-plies 1]
-[--move-table 0] [--records FILE]``
+[--move-table 0] [--shared-table] [--table-scores] [--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -113,18 +113,28 @@ def search_figures(torus: int, count: int, budget: int, depth: int, records: pat
 
 
 def table_figures(
-    torus: int, count: int, entries: int, depths: list[int], records: pathlib.Path
+    torus: int,
+    count: int,
+    entries: int,
+    depths: list[int],
+    records: pathlib.Path,
+    scores: bool = False,
 ) -> None:
-    """The one-engine search with a table of ``entries`` best moves against the same search
-    without: the clocks and nodes to complete each depth (no node limit), the mean over the
-    positions. Each search starts with its table emptied (the last one's emptying passes
-    first, as it does while a player's serial line carries the moves)."""
+    """The one-engine search with a table of ``entries`` best moves (with ``scores``, and their
+    values) against the same search without: the clocks and nodes to complete each depth (no
+    node limit), the mean over the positions. Each search starts with its table emptied (the
+    last one's emptying passes first, as it does while a player's serial line carries the
+    moves)."""
     cycles_at: dict[tuple[int, int], float] = {}
     for table in (0, entries):
         per_depth: dict[int, list[tuple[int, int]]] = {d: [] for d in depths}
         for d in depths:  # (one build per depth: the search's deepest iteration)
             with TrackSearchSim(
-                (torus, torus), "verilator", max_depth=d, move_table=table
+                (torus, torus),
+                "verilator",
+                max_depth=d,
+                move_table=table,
+                table_scores=scores and bool(table),
             ) as engine:
                 for position in positions(count, torus, records):
                     engine.new_game()
@@ -133,7 +143,8 @@ def table_figures(
                     engine.idle(table)  # (the last search's table is emptied meanwhile)
                     got = engine.search(int(position.turn is Colour.WHITE), UNLIMITED)
                     per_depth[d].append((got.cycles, got.nodes))
-        name = f"a table of {table} best moves" if table else "no table"
+        held = " and their values" if scores else ""
+        name = f"a table of {table} best moves{held}" if table else "no table"
         where = f"TrackSearch {torus}x{torus}, {name}, Verilator, {count} human-game positions"
         for d in depths:
             cycles_at[table, d] = statistics.fmean(c for c, _ in per_depth[d])
@@ -346,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--table-scores",
         action="store_true",
-        help="with --move-table: the many-engine figures with the nodes' values in the table",
+        help="with --move-table: the nodes' values in the table too",
     )
     parser.add_argument(
         "--records",
@@ -369,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             args.move_table,
             args.parallel_depths,
             args.records,
+            args.table_scores,
         )
     if args.engines:
         parallel_figures(
