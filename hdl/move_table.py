@@ -32,7 +32,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .scores import signed_score
-from .track_board import move_layout
+from .track_board import KEY_BITS, move_layout
 
 __all__ = [
     "KEY_BITS",
@@ -48,9 +48,6 @@ __all__ = [
 #: The tag bits of an entry of the table of best moves: the key's bits above its slot's
 #: (host/movetable.py's ``TAG_BITS``).
 TABLE_TAG_BITS = 8
-
-#: The bits of a position's key (the board's ``position_key``).
-KEY_BITS = 32
 
 
 class ValueKind(enum.Enum, shape=2):

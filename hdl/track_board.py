@@ -58,6 +58,9 @@ from .types import Symbol, Tile, Verdict
 
 __all__ = [
     "COMPACT_OPTIONS",
+    "KEY_BITS",
+    "KEY_HIGH_MULTIPLIER",
+    "KEY_HIGH_SHIFT",
     "KEY_MULTIPLIER",
     "KEY_SHIFT",
     "TILES",
@@ -111,16 +114,21 @@ KIND_WEIGHTS = (0, *(w for row in LOOP_WEIGHTS for w in row))
 #: The placed tiles in the order that numbers them in a tile's key.
 TILES = [t for t in Tile if t is not Tile.EMPTY]
 #: A tile's key (:func:`tile_key`): bits ``KEY_SHIFT`` to ``KEY_SHIFT + 31`` of its number's
-#: product by ``KEY_MULTIPLIER`` (Fibonacci hashing: the high bits mix every bit of the number).
+#: product by ``KEY_MULTIPLIER`` (Fibonacci hashing: the high bits mix every bit of the number),
+#: then the top 8 bits of its 31-bit product by ``KEY_HIGH_MULTIPLIER`` (bits 32 to 39).
 KEY_MULTIPLIER = 0x9E3779B1
 KEY_SHIFT = 15
+KEY_HIGH_MULTIPLIER = 0x85EB
+KEY_HIGH_SHIFT = 23
+KEY_BITS = 40
 
 
 def tile_key(x: int, y: int, tile: Tile) -> int:
-    """The 32-bit key of ``tile`` at torus cell (x, y), as the board's ``position_key`` counts
+    """The 40-bit key of ``tile`` at torus cell (x, y), as the board's ``position_key`` counts
     it: its number is the cell's y * 64 + x, then the tile's place in :data:`TILES` (3 bits)."""
     number = ((y * 64 + x) << 3) | TILES.index(tile)
-    return (number * KEY_MULTIPLIER) >> KEY_SHIFT
+    high = (number * KEY_HIGH_MULTIPLIER) >> KEY_HIGH_SHIFT
+    return (number * KEY_MULTIPLIER) >> KEY_SHIFT | high << 32
 
 
 def potential_bits(columns: int, rows: int) -> int:
@@ -441,7 +449,7 @@ class TrackBoard(wiring.Component):
         for white, or black, as the side that has just moved: minus the score for the other
         side to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock after the
         counts; 0 without.
-    position_key : Out(32)
+    position_key : Out(KEY_BITS)
         With ``position_key`` (on tori of at most 64 x 64), the position's Zobrist key: the XOR
         over its tiles of :func:`tile_key`, kept tile by tile as the counts are (one clock
         behind the tile); 0 without.
@@ -523,7 +531,7 @@ class TrackBoard(wiring.Component):
                 "potential_lead": Out(signed(potential_bits(c, r))),
                 "white_mover_score": Out(signed(12)),
                 "black_mover_score": Out(signed(12)),
-                "position_key": Out(32),
+                "position_key": Out(KEY_BITS),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
                 "peek_tile": Out(Tile),
@@ -905,9 +913,14 @@ class TrackBoard(wiring.Component):
                 key_number.eq(Cat(tile_number, qx, Const(0, 6 - cx), qy, Const(0, 6 - ry))),
             ]
             product = Signal(15 + 32)
-            m.d.comb += product.eq(key_number * KEY_MULTIPLIER)
+            product_high = Signal(15 + 16)
+            m.d.comb += [
+                product.eq(key_number * KEY_MULTIPLIER),
+                product_high.eq(key_number * KEY_HIGH_MULTIPLIER),
+            ]
+            tile_key_bits = Cat(product[KEY_SHIFT:], product_high[KEY_HIGH_SHIFT:])
             with m.If(key_valid):
-                m.d.sync += self.position_key.eq(self.position_key ^ product[KEY_SHIFT:])
+                m.d.sync += self.position_key.eq(self.position_key ^ tile_key_bits)
 
         # The score of the position for either side to move, from the counts, registered: it
         # is that of the position one clock after the counts change. Each is kept negated, as

@@ -20,6 +20,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .move_table import (
+    KEY_BITS,
     TABLE_TAG_BITS,
     ValueKind,
     table_entry_layout,
@@ -289,7 +290,7 @@ class TrackSearch(wiring.Component):
         power_of_two = integer and move_table >= 2 and move_table & (move_table - 1) == 0
         if not (power_of_two or (integer and move_table == 0)):
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
-        if table_slot_bits(move_table) + TABLE_TAG_BITS > 32:
+        if table_slot_bits(move_table) + TABLE_TAG_BITS > KEY_BITS:
             raise ValueError(f"a table of {move_table} entries leaves no room for its tags")
         if shared_table and not move_table:
             raise ValueError("a shared table needs its entries (move_table)")

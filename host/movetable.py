@@ -10,9 +10,10 @@ RAM (``hdl/track_search.py`` with ``move_table``); :func:`.hwsearch.hw_search`'s
 
 Specification
 -------------
-*Key.* A position's key is the XOR, over its tiles, of a 32-bit key per torus cell and tile
+*Key.* A position's key is the XOR, over its tiles, of a 40-bit key per torus cell and tile
 (:func:`tile_key`, on a torus of at most 64 x 64): a Zobrist key, kept tile by tile by the
-board as tiles come and go.
+board as tiles come and go. Its low 32 bits are the table of moves' slot and tag; the 8 above
+them lengthen the tags of a table with scores.
 
 *Entries.* ``entries`` slots (a power of two), direct-mapped: a key's slot is its low bits,
 its tag the ``tag_bits`` above them. A slot holds a tag, a move (its torus cell and symbol)
@@ -50,6 +51,8 @@ from .tiles import Tile
 __all__ = [
     "EXACT",
     "KEY_BITS",
+    "KEY_HIGH_MULTIPLIER",
+    "KEY_HIGH_SHIFT",
     "KEY_MULTIPLIER",
     "KEY_SHIFT",
     "LOWER",
@@ -73,13 +76,19 @@ __all__ = [
 #: compact positions, and the search played more nodes with them than without a table.
 KEY_MULTIPLIER = 0x9E3779B1
 KEY_SHIFT = 15
+#: The key's bits 32 to 39: the top 8 bits of the number's product by a second constant (one
+#: 15 x 16-bit product, a DSP multiplier), for the tags of a table with scores: with 32-bit keys
+#: the model settled a node from another position's entry about once in 4 million probes
+#: (docs/hash-moves.md), some 0.15 times a move of the board file's player.
+KEY_HIGH_MULTIPLIER = 0x85EB
+KEY_HIGH_SHIFT = 23
 _TILE_NUMBER = {tile: n for n, tile in enumerate(Tile)}
 
 #: The tag bits of the gateware's table (8 are as good as 20 in docs/hash-moves.md's figures).
 TAG_BITS = 8
 
 #: The bits of a position's key.
-KEY_BITS = 32
+KEY_BITS = 40
 
 
 def score_tag_bits(entries: int) -> int:
@@ -113,14 +122,16 @@ def moved(value: int, plies: int, mate_bound: int) -> int:
 
 
 def tile_key(x: int, y: int, tile: Tile) -> int:
-    """The 32-bit key of ``tile`` at torus cell (x, y) (a torus of at most 64 x 64): bits 15
-    to 46 of the number's product by the constant."""
+    """The 40-bit key of ``tile`` at torus cell (x, y) (a torus of at most 64 x 64): bits 15
+    to 46 of the number's product by the constant, then bits 23 to 30 of its product by the
+    second one."""
     number = ((y * 64 + x) << 3) | _TILE_NUMBER[tile]
-    return (number * KEY_MULTIPLIER) >> KEY_SHIFT
+    high = (number * KEY_HIGH_MULTIPLIER) >> KEY_HIGH_SHIFT
+    return (number * KEY_MULTIPLIER) >> KEY_SHIFT | high << 32
 
 
 def position_key(position: Position, width: int, height: int) -> int:
-    """The position's 32-bit Zobrist key on a ``width`` x ``height`` torus: the XOR of its
+    """The position's 40-bit Zobrist key on a ``width`` x ``height`` torus: the XOR of its
     tiles' :func:`tile_key` at their torus cells."""
     key = 0
     for (x, y), tile in position.tiles.items():
@@ -161,7 +172,7 @@ class MoveTable:
             raise ValueError("a table with scores needs the scores' mate bound")
         if entries < 1 or entries & (entries - 1):
             raise ValueError(f"a table's entries must be a power of two, not {entries!r}")
-        if tag_bits < 1:  # (tag bits beyond the key's 32 are 0, as for the research's 1M)
+        if tag_bits < 1:  # (tag bits beyond the key's 40 are 0)
             raise ValueError(f"a table's tags need a bit at least, not {tag_bits!r}")
         self.entries = entries
         self.tag_bits = tag_bits
