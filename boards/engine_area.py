@@ -1,7 +1,7 @@
 """The area of one search engine on the ECP5, by module: synthesis only (no place and route).
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
-[--move-table 0]``
+[--move-table 0] [--shared-table] [--table-scores]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -70,9 +70,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --move-table: the engine's port to a table shared by the engines (the "
         "table itself is not counted)",
     )
+    parser.add_argument(
+        "--table-scores", action="store_true", help="with --move-table: the nodes' values too"
+    )
     args = parser.parse_args(argv)
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")
+    if args.table_scores and not args.move_table:
+        parser.error("--table-scores needs --move-table N")
     BUILD.mkdir(parents=True, exist_ok=True)
     engine = TrackSearch(
         args.torus,
@@ -82,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         pv_plies=args.pv_plies,
         move_table=args.move_table,
         shared_table=args.shared_table,
+        table_scores=args.table_scores,
     )
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
@@ -99,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.move_table:
         shared = "the port to a shared table of" if args.shared_table else "a table of"
         where += f", {shared} {args.move_table} best moves"
+        where += " and their values" if args.table_scores else ""
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

@@ -48,7 +48,7 @@ __all__ = [
 
 #: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
 #: its clock, its player (7 search engines, each on its own block-RAM board, a 64 x 64 torus,
-#: sharing a table of best moves) and
+#: sharing a table of best moves and their values) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
 #: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
 #: node split). The values are kept
@@ -68,9 +68,10 @@ REAL_SEARCH = (
 )
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 7 engines sharing a table of 16,384 best
-#: moves play 0.531 nodes per clock (README, Figures, ``python -m trax_fpga.sim.track_bench
-#: --perft 0 --positions 0 --engines 7 --move-table 16384 --shared-table``; one engine 0.112).
-CLOCKS_PER_NODE = 1.9
+#: moves and their values play 0.493 nodes per clock (README, Figures, ``python -m
+#: trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7 --move-table 16384
+#: --shared-table --table-scores``; one engine 0.11).
+CLOCKS_PER_NODE = 2.0
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: 75,000

@@ -2,7 +2,7 @@
 the search (a benchmark, not a test).
 
 ``python -m trax_fpga.sim.clock_profile [--torus 64] [--positions 4] [--budget 1500] [--depth 6]
-[--records FILE] [--engines N [--move-table E] [--shared-table]]``
+[--records FILE] [--engines N] [--move-table E [--shared-table] [--table-scores]]``
 
 Runs :class:`~trax_fpga.hdl.track_search.TrackSearch` in the Amaranth simulator on the mid-game
 positions of the human games (those of ``track_bench``'s figures) and samples, every clock of every
@@ -99,13 +99,16 @@ def profile(
     engines: int | None = None,
     move_table: int = 0,
     shared_table: bool = False,
+    table_scores: bool = False,
 ) -> tuple[list, collections.Counter]:
     """Search ``positions`` mid-game positions with ``budget`` nodes each (with ``engines``,
     a parallel search to ``depth`` with no node limit): the searches' results and the clocks
     spent in each (search state, board state) pair while the search was busy, summed over the
-    engines."""
+    engines (``table_scores``: the table holds the nodes' values too)."""
     if engines is None:
-        component = TrackSearch(torus, torus, depth, move_table=move_table)
+        component = TrackSearch(
+            torus, torus, depth, move_table=move_table, table_scores=table_scores
+        )
     else:
         component = ParallelSearch(
             torus,
@@ -114,6 +117,7 @@ def profile(
             engines=engines,
             move_table=move_table,
             shared_table=shared_table,
+            table_scores=table_scores,
         )
         budget = UNLIMITED
     backend = _ProfiledBackend(component)
@@ -147,9 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         "--move-table", type=int, default=0, help="entries of the table of best moves (0: none)"
     )
     parser.add_argument("--shared-table", action="store_true", help="one table for all the engines")
+    parser.add_argument(
+        "--table-scores", action="store_true", help="the nodes' values in the table too"
+    )
     args = parser.parse_args(argv)
     if args.shared_table and not (args.engines and args.move_table):
         parser.error("--shared-table needs --engines and --move-table")
+    if args.table_scores and not args.move_table:
+        parser.error("--table-scores needs --move-table")
     results, counts = profile(
         args.torus,
         args.positions,
@@ -159,10 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         engines=args.engines,
         move_table=args.move_table,
         shared_table=args.shared_table,
+        table_scores=args.table_scores,
     )
     nodes = sum(got.nodes for got in results)
     cycles = sum(got.cycles for got in results)
-    table = table_label(args.move_table, args.shared_table) if args.move_table else ""
+    table = ""
+    if args.move_table:
+        table = table_label(args.move_table, args.shared_table, args.table_scores)
     if args.engines is None:
         where = (
             f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "

@@ -27,10 +27,12 @@ from .test_track_search import search
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
 #: The tables checked (shared, with scores): the shared table with scores is the board file's;
-#: every engine's own table (a design of its own each) is checked in `make test-slow`.
+#: every engine's own table and the shared one without scores (designs of their own) are
+#: checked in `make test-slow` (one engine's own table without scores is
+#: tests/hdl/test_track_search.py's ``table``).
 TABLES = [
     pytest.param(False, False, id="own", marks=pytest.mark.slow),
-    pytest.param(True, False, id="shared"),
+    pytest.param(True, False, id="shared", marks=pytest.mark.slow),
     pytest.param(True, True, id="shared_scores"),
 ]
 
