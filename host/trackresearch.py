@@ -240,9 +240,9 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw-loops-hash-tag1": _hash(4096, tag_bits=1, keep_deeper=True),
     # The ULX3S board file's table before the eighteenth session (16,384 entries, an entry
     # searched deeper kept, 8-bit tags), and since (the nodes' values in it too, its entries
-    # told apart by 18 tag bits, every bit of the key above the slot: the gateware's
+    # told apart by 26 tag bits, every bit of the key above the slot: the gateware's
     # ``table_scores``); the same with 8 tag bits, which gave a wrong score (docs/hash-moves.md).
     "sw-loops-hash16k-deep": _hash(16384, tag_bits=8, keep_deeper=True),
-    "sw-loops-hash16k-scores": _hash(16384, tag_bits=18, keep_deeper=True, scores=True),
+    "sw-loops-hash16k-scores": _hash(16384, tag_bits=26, keep_deeper=True, scores=True),
     "sw-loops-hash16k-scores-tag8": _hash(16384, tag_bits=8, keep_deeper=True, scores=True),
 }
