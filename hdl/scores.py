@@ -57,4 +57,4 @@ def moved(value, plies):
     """``value`` moved by ``plies`` (a value, negative to move it back) when it is a win's or a
     loss's score: a table holds a win's plies counted from its node (host/movetable.py's
     ``moved``)."""
-    return Mux(value >= MATE_BOUND, value + plies, Mux(value <= -MATE_BOUND, value - plies, value))
+    return value + Mux(value >= MATE_BOUND, plies, Mux(value <= -MATE_BOUND, -plies, 0))

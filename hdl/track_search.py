@@ -175,7 +175,7 @@ class TrackSearch(wiring.Component):
         With ``move_table``: the table holds the nodes' values too (host/movetable.py's
         ``MoveTable(scores=True)``: the value, its kind, the side to move, and a tag of every
         key bit above the slot), and a node entered whose entry settles its window returns that
-        value at once, taken back as a leaf is (``SETTLED``).
+        value at once, taken back and backed up as a leaf is (``LEAF``).
 
     Members
     -------
@@ -425,7 +425,25 @@ class TrackSearch(wiring.Component):
             m.d.comb += left_here.eq(iteration - ply + 1)
             white_here = Signal()  # White is to move at the board's ply
             m.d.comb += white_here.eq((root_turn == Colour.WHITE) ^ ply[0])
-            settled_value = Signal(signed_score())  # the value of a node settled by the table
+            # A node settled by the table: its value for the parent (negated), backed up in LEAF.
+            settled = Signal()
+            settled_value = Signal(signed_score())
+            # The value a node returns, as its entry holds it (a win's plies counted from the
+            # node), and its kind by the node's window on entry, whose alpha was its parent's
+            # -beta: made once for every state a node returns in.
+            returned = Signal(signed_score())
+            returned_value = Signal(signed_score())
+            returned_kind = Signal(ValueKind)
+            m.d.comb += [
+                returned_value.eq(moved(returned, ply)),
+                returned_kind.eq(
+                    Mux(
+                        returned + beta.parent <= 0,
+                        ValueKind.UPPER,
+                        Mux(returned >= beta.here, ValueKind.LOWER, ValueKind.EXACT),
+                    )
+                ),
+            ]
             if shared_table:
                 # The shared table sits across the chip: the port's requests leave from
                 # registers and its answers are registered on arrival, so that no path runs
@@ -657,7 +675,7 @@ class TrackSearch(wiring.Component):
             board takes the move back, then (without a cutoff) plays the parent's next legal
             move. With ``issued``, the board's UNDO_NEXT went out already, with its terms: only
             whether it proceeds is settled here (before the ply is taken back). ``leaf``: the
-            move's score is exact (not a node's, which may have failed high)."""
+            move's score is exact (a leaf's, not a node's, which may have failed high)."""
             with m.If(v > parent_best):
                 best.set_parent(v)
                 if entries:
@@ -668,7 +686,7 @@ class TrackSearch(wiring.Component):
                         m.d.sync += root_move.eq(move)
                 else:
                     # Exact unless the child failed high against the alpha it was given.
-                    exact = Value.cast(1) if leaf or depth < 2 else v > -beta[1]
+                    exact = Value.cast(1) if depth < 2 else Value.cast(leaf) | (v > -beta[1])
                     replace = (v > parent_best) | ((v == parent_best) & exact & ~root_exact)
                     with m.If(replace):
                         m.d.sync += [root_move.eq(move), root_exact.eq(exact)]
@@ -771,6 +789,8 @@ class TrackSearch(wiring.Component):
                 parent_goes_on(place)
                 proceed(0)
                 command(TrackOp.UNDO_NEXT)
+                if scores:
+                    m.d.sync += settled.eq(0)
                 m.next = "LEAF"
 
         def first_step(has_first, first_move_v, cursor_v, skip=first, skip_valid=first_valid):
@@ -834,8 +854,10 @@ class TrackSearch(wiring.Component):
                         with m.Else():
                             m.next = "ITERATE"
                 with m.Else():
+                    if scores:
+                        m.d.comb += returned.eq(v)
                     if entries:
-                        store_best(v)
+                        store_best()
                     back_up(-v, parent_move, parent_cursor)
 
         def probe():
@@ -845,10 +867,9 @@ class TrackSearch(wiring.Component):
             if shared_table:
                 m.d.sync += probing.eq(1)
 
-        def store_best(v):
-            """The node at the board's ply returns ``v``: its best move to the table, if it has
-            one and may store it (with scores, ``v`` too: a win's plies counted from the node,
-            its kind by the node's window on entry, whose alpha was its parent's -beta)."""
+        def store_best():
+            """The node at the board's ply returns: its best move to the table, if it has one
+            and may store it (with scores, its value ``returned`` too)."""
             here = lookups.here
             if shared_table:
                 slot, entry, enable, domain = store_slot, store_entry, storing, m.d.sync
@@ -864,16 +885,9 @@ class TrackSearch(wiring.Component):
                     enable.eq(1),
                 ]
                 if scores:
-                    entry_alpha = -parent_beta
                     domain += [
-                        entry.value.eq(moved(v, ply)),
-                        entry.kind.eq(
-                            Mux(
-                                v <= entry_alpha,
-                                ValueKind.UPPER,
-                                Mux(v >= beta.here, ValueKind.LOWER, ValueKind.EXACT),
-                            )
-                        ),
+                        entry.value.eq(returned_value),
+                        entry.kind.eq(returned_kind),
                         entry.turn.eq(white_here),
                     ]
 
@@ -946,10 +960,14 @@ class TrackSearch(wiring.Component):
                         m.d.sync += first_pending.eq(valid)
                         if scores:
                             # The entry settles the node: it is taken back as a leaf is (the
-                            # board's UNDO_NEXT now, with the parent's terms; SETTLED backs
-                            # the value up).
+                            # board's UNDO_NEXT now, with the parent's terms; LEAF backs the
+                            # value up, and the value is exact only if it beats the alpha).
                             held_value = Signal(signed_score())
-                            m.d.comb += held_value.eq(moved(held.value, -ply))
+                            negated = Signal(signed_score())  # for the parent
+                            m.d.comb += [
+                                held_value.eq(moved(held.value, -ply)),
+                                negated.eq(-held_value),
+                            ]
                             settles = (
                                 hit
                                 & (held.left == left_here)
@@ -957,25 +975,20 @@ class TrackSearch(wiring.Component):
                                 & (
                                     (held.kind == ValueKind.EXACT)
                                     | ((held.kind == ValueKind.LOWER) & (held_value >= beta.here))
-                                    | ((held.kind == ValueKind.UPPER) & (held_value <= alpha.here))
+                                    # (at most the node's alpha, its parent's -beta)
+                                    | ((held.kind == ValueKind.UPPER) & (negated >= parent_beta))
                                 )
                             )
                             with m.If(settles):
-                                m.d.sync += settled_value.eq(held_value)
+                                m.d.sync += [settled.eq(1), settled_value.eq(negated)]
                                 parent_goes_on(parent_cursor)
                                 proceed(0)
                                 command(TrackOp.UNDO_NEXT)
-                                m.next = "SETTLED"
+                                m.next = "LEAF"
                             with m.Else():
                                 first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
                         else:
                             first_step(valid, chosen, Const(0, cursor.size), chosen, valid)
-            if scores:
-                with m.State("SETTLED"):  # the board is taking the settled node back
-                    with m.If(abort_now):
-                        m.next = "UNWIND_WAIT"
-                    with m.Else():
-                        back_up(-settled_value, parent_move, parent_cursor, issued=True)
             with m.State("COMPACT"):
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
@@ -1085,7 +1098,8 @@ class TrackSearch(wiring.Component):
                         m.next = "NEXT"
                     with m.Else():
                         played(parent_move, parent_cursor)
-            with m.State("LEAF"):  # the board is taking the leaf back; its score is here now
+            with m.State("LEAF"):  # the board is taking the leaf back (or a node the table
+                # settled); its score is here now
                 with m.If(abort_now):
                     m.next = "UNWIND_WAIT"
                 with m.Else():
@@ -1094,7 +1108,11 @@ class TrackSearch(wiring.Component):
                         Mux(mover_won, win_score, -win_score),
                         mover_score if self.evaluation else Value.cast(0),
                     )
-                    back_up(leaf, parent_move, parent_cursor, issued=True, leaf=True)
+                    if scores:
+                        v = Mux(settled, settled_value, leaf)
+                        back_up(v, parent_move, parent_cursor, issued=True, leaf=~settled)
+                    else:
+                        back_up(leaf, parent_move, parent_cursor, issued=True, leaf=True)
             with m.State("UNDO_WAIT"):  # a cutoff: the move is taken back, the node returns
                 with m.If(board.done & abort_now):
                     m.next = "UNWIND"
