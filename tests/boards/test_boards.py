@@ -219,6 +219,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "pv_plies": 1,
                 "move_table": 16384,
                 "shared_table": True,
+                "table_scores": True,
             },
         ),
         ("ice40_hx8k", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
@@ -228,7 +229,13 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             "ulx3s_85f",
             7,
             2048,
-            {"max_depth": 8, "engines": 7, "pv_plies": 1, "move_table": 2048},
+            {
+                "max_depth": 8,
+                "engines": 7,
+                "pv_plies": 1,
+                "move_table": 2048,
+                "table_scores": True,
+            },
         ),
         (
             "ulx3s_85f",
@@ -240,6 +247,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "pv_plies": 1,
                 "move_table": 16384,
                 "shared_table": True,
+                "table_scores": True,
             },
         ),
     ],
@@ -248,7 +256,8 @@ def test_board_files_search_options_add_to_the_boards_own(name, engines, table, 
     """A board file's search options are added one by one to the boards' search (6 plies by
     the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
     adds the engines (and drops the one engine's board options), ``--move-table`` the
-    engines' tables of best moves (with ``--shared-table``, one for all)."""
+    engines' tables of best moves (with ``--shared-table``, one for all; the board file's
+    scores in them stay)."""
     from trax_fpga.boards.build import with_engines, with_move_table
     from trax_fpga.boards.top import make_design
 

@@ -120,7 +120,7 @@ def test_scores_in_the_table_keep_every_iterations_score_in_fewer_nodes():
     """The sequential model with a table of 1,024 holding scores (its tags every bit of the key
     above the slot) against the table of moves alone, depths 1 to 3 on 6 human-game
     positions."""
-    assert score_tag_bits(1024) == 22
+    assert score_tag_bits(1024) == 30
     nodes = {False: 0, True: 0}
     compared = 0
     for position in game_positions(6):
