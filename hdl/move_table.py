@@ -6,11 +6,13 @@ holds none: it asks a :class:`SharedMoveTable` through its ``table`` port
 (:func:`table_port_signature`), and a :class:`~.parallel_search.ParallelSearch` puts one beside
 its engines, so that what one engine learnt orders the others' moves too.
 
-The port is a request and an answer, both registered here (the engines sit across the chip):
+The port is a request and an answer (the engines sit across the chip: an engine sends its
+requests from registers and registers the answers on arrival):
 
-- ``probe`` pulses with ``probe_slot``: read that slot. Some clocks later (three when no other
-  engine asks in the same clocks) ``answer`` pulses with the ``entry`` read. An engine asks
-  again only once answered.
+- ``probe`` pulses with ``probe_slot``: read that slot. The memory is addressed in that clock
+  when no other engine's read goes first (else in a later one), and in the clock after it
+  ``answer`` pulses with the ``entry`` read (the memory's output). An engine asks again only
+  once answered.
 - ``store`` pulses with ``store_slot`` and ``store_entry``: write it, a clock later or after the
   other engines' pending writes. A second store before the first is written replaces it (an
   entry only orders moves, so one lost costs nodes, never a wrong score).
@@ -21,12 +23,12 @@ With ``scores`` (host/movetable.py's ``MoveTable(scores=True)``) an entry holds 
 node returned too, the value's kind and the side to move, and its tag is every bit of the key
 above the slot's (:func:`table_tag_bits`): the table then settles nodes, not only orders moves.
 
-Reads and writes are each taken one a clock, the engines in turn (round robin). With one engine
-a write is in the table before any later read of it, so the engine searches as with its own
-table, node for node.
+Reads and writes are each taken one a clock, the engines in turn (round robin). A read sees a
+write of the same clock. With one engine a write is in the table before any later read of it,
+so the engine searches as with its own table, node for node.
 """
 
-from amaranth import Module, Signal
+from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -145,26 +147,29 @@ class SharedMoveTable(wiring.Component):
             self.columns, self.rows, entries, self.max_depth, scores=self.scores
         )
         m.submodules.memory = memory = Memory(shape=layout, depth=entries, init=[])
-        write, read = memory.write_port(), memory.read_port()
         ports = list(self.ports)
 
-        # Reads: a pending request per engine; the one granted addresses the memory, the
-        # entry comes out a clock later and is registered, with the engine it answers.
-        reading = Signal(n)
+        # Reads: a request is granted in the clock it arrives, or kept pending until it is;
+        # the memory's output goes to the engine a clock later, registered at its end.
+        write = memory.write_port()
+        read = memory.read_port(transparent_for=(write,))
+        asking = Signal(n)  # a new request in this clock
+        m.d.comb += asking.eq(Cat(port.probe for port in ports))
+        reading = Signal(n)  # pending requests
         read_slots = [Signal(slot_bits(entries), name=f"read_slot_{i}") for i in range(n)]
-        read_any, read_index = round_robin(m, reading, name="read")
+        requested = [Mux(asking[i], port.probe_slot, read_slots[i]) for i, port in enumerate(ports)]
+        read_any, read_index = round_robin(m, reading | asking, name="read")
         answering = Signal(n)  # whose entry is in the memory's output
         m.d.sync += answering.eq(0)
         with m.If(read_any):
-            m.d.comb += read.addr.eq(select(m, read_slots, read_index, name="read_addr"))
-            m.d.sync += [reading.bit_select(read_index, 1).eq(0)]
+            m.d.comb += read.addr.eq(select(m, requested, read_index, name="read_addr"))
             m.d.sync += answering.bit_select(read_index, 1).eq(1)
-        answered = Signal(n)
-        entry = Signal(layout)
-        m.d.sync += [answered.eq(answering), entry.eq(read.data)]
         for i, port in enumerate(ports):
-            m.d.comb += [port.answer.eq(answered[i]), port.entry.eq(entry)]
-            with m.If(port.probe):  # (after the grant: a request a clock is kept)
+            m.d.comb += [port.answer.eq(answering[i]), port.entry.eq(read.data)]
+            granted = read_any & (read_index == i)
+            with m.If(granted):
+                m.d.sync += reading[i].eq(0)
+            with m.Elif(port.probe):  # (an engine asks again only once answered)
                 m.d.sync += [reading[i].eq(1), read_slots[i].eq(port.probe_slot)]
 
         # Writes: a pending store per engine (a newer one replaces it); emptying comes first.

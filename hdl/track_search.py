@@ -169,8 +169,8 @@ class TrackSearch(wiring.Component):
     shared_table : bool
         With ``move_table``: the table is outside, shared with other engines, reached through
         the ``table`` port (:class:`~.move_table.SharedMoveTable`, which empties it); a node
-        waits for its entry (5 clocks when no other engine asks, against one with a table of
-        its own: the port's requests and answers are registered in the engine too).
+        waits for its entry (3 clocks when no other engine asks, against one with a table of
+        its own: the port's requests and answers are registered in the engine).
     table_scores : bool
         With ``move_table``: the table holds the nodes' values too (host/movetable.py's
         ``MoveTable(scores=True)``: the value, its kind, the side to move, and a tag of every

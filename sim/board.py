@@ -68,7 +68,7 @@ REAL_SEARCH = (
 )
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 7 engines sharing a table of 16,384 best
-#: moves and their values play 0.493 nodes per clock (README, Figures, ``python -m
+#: moves and their values play 0.534 nodes per clock (README, Figures, ``python -m
 #: trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7 --move-table 16384
 #: --shared-table --table-scores``; one engine 0.11).
 CLOCKS_PER_NODE = 2.0
