@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODEL_DEPTH",
+    "DEFAULT_MODEL_TABLE",
     "DEFAULT_NODES",
     "DEFAULT_TORUS",
     "EngineSession",
@@ -57,9 +58,12 @@ _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of
 #: the static evaluation after the move (the search's own root ranking).
 VARIED_PLIES = 4
 VARIED_MARGIN = 8
-#: The model's defaults: the ULX3S board file's torus and deepest iteration (``boards/top.py``).
+#: The model's defaults: the ULX3S board file's torus, deepest iteration and table of best moves
+#: (its entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/boards/test_boards.py
+#: holds them to it).
 DEFAULT_TORUS = 64
-DEFAULT_MODEL_DEPTH = 6
+DEFAULT_MODEL_DEPTH = 8
+DEFAULT_MODEL_TABLE = 16_384
 #: With a seed, the model's first plies vary among the moves whose track evaluation after the
 #: move is within this of the best one (the evaluation moves in steps of its near weight).
 MODEL_VARIED_MARGIN = 30
@@ -157,7 +161,10 @@ class ModelChooser:
     ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
     ``depth``; with ``engines`` > 1, :func:`.hwparallel.hw_parallel_search` instead (that many
     engines splitting the search, the previous best's line down to ply ``pv_plies``,
-    docs/parallel.md), ``nodes`` per engine.
+    docs/parallel.md), ``nodes`` per engine. ``move_table`` is the entries of the table of best
+    moves (shared by the engines; 0: none), which with ``table_scores`` holds the nodes' values
+    too (docs/hash-moves.md); the defaults are the ULX3S board file's. The table is empty at the
+    start of every search, as the board's.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -181,6 +188,8 @@ class ModelChooser:
         seed: int | str | None = None,
         engines: int = 1,
         pv_plies: int = 1,
+        move_table: int = DEFAULT_MODEL_TABLE,
+        table_scores: bool = True,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
@@ -192,6 +201,14 @@ class ModelChooser:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
         if not isinstance(pv_plies, int) or pv_plies < 1:
             raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
+        if not isinstance(move_table, int) or move_table < 0 or move_table & (move_table - 1):
+            raise ValueError(f"move_table must be 0 or a power of two, not {move_table!r}")
+        if move_table == 1:
+            raise ValueError("move_table must be 0 or a power of two from 2, not 1")
+        if move_table and torus > 64:
+            raise ValueError("a table of best moves is for tori of at most 64 x 64")
+        self.move_table = move_table
+        self.table_scores = bool(table_scores) and move_table > 0
         self.engines = engines
         self.pv_plies = pv_plies
         self.nodes = DEFAULT_NODES if nodes is None else nodes
@@ -214,11 +231,15 @@ class ModelChooser:
 
         start = time.perf_counter()
         size, nodes, depth = self.torus, self.nodes, self.depth
+        table = {"move_table": self.move_table, "table_scores": self.table_scores}
         if self.engines == 1:
-            result = hw_search(position, size, size, nodes, depth, board="track")
+            result = hw_search(position, size, size, nodes, depth, board="track", **table)
         else:
             result = hw_parallel_search(
-                position, size, size, nodes, depth, self.engines, pv_plies=self.pv_plies
+                *(position, size, size, nodes, depth, self.engines),
+                pv_plies=self.pv_plies,
+                shared_table=self.move_table > 0,
+                **table,
             )
         elapsed = time.perf_counter() - start
         log.info(

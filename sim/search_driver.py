@@ -30,9 +30,10 @@ class RtlSearchResult(HwSearchResult):
 
 class RtlSearch:
     """The simulated search on a ``torus`` x ``torus`` board (one Verilator build per torus,
-    depth and number of engines; ``engines``: a :class:`~trax_fpga.hdl.parallel_search.
-    ParallelSearch` of that many, splitting the previous best's line to ``pv_plies``; None: the
-    single search)."""
+    depth, number of engines and table; ``engines``: a :class:`~trax_fpga.hdl.parallel_search.
+    ParallelSearch` of that many, splitting the previous best's line to ``pv_plies``, sharing
+    the table; None: the single search). ``move_table``: the entries of the table of best moves
+    (0: none), with ``table_scores`` their values too."""
 
     def __init__(
         self,
@@ -40,11 +41,20 @@ class RtlSearch:
         max_depth: int = 3,
         engines: int | None = None,
         pv_plies: int = 1,
+        move_table: int = 0,
+        table_scores: bool = False,
     ):
         self.width, self.height = check_torus(torus, torus)
         self.max_depth = max_depth
         self.unit = TrackSearchSim(
-            (torus, torus), "verilator", max_depth=max_depth, engines=engines, pv_plies=pv_plies
+            (torus, torus),
+            "verilator",
+            max_depth=max_depth,
+            engines=engines,
+            pv_plies=pv_plies,
+            move_table=move_table,
+            shared_table=engines is not None and move_table > 0,
+            table_scores=table_scores,
         )
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from . import __version__
 from .host.engine import (
     DEFAULT_MODEL_DEPTH,
+    DEFAULT_MODEL_TABLE,
     DEFAULT_NODES,
     DEFAULT_TORUS,
     EngineSession,
@@ -97,6 +98,43 @@ def _torus(text: str) -> int:
     if value < 8 or value & (value - 1):
         raise argparse.ArgumentTypeError(f"expected a power of two of at least 8, not {value}")
     return value
+
+
+def _table_entries(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value != 0 and (value < 2 or value & (value - 1)):
+        raise argparse.ArgumentTypeError(f"expected 0 or a power of two from 2, not {value}")
+    return value
+
+
+def _add_table_options(p: argparse.ArgumentParser, which: str) -> None:
+    """``--move-table`` and ``--table-scores`` for the board's search (model or rtl)."""
+    p.add_argument(
+        "--move-table",
+        type=_table_entries,
+        default=None,
+        metavar="N",
+        help=f"{which}: the table of N best moves, shared by the engines (a power of two; 0: "
+        f"none; default {DEFAULT_MODEL_TABLE}, the ULX3S board file's; tori of at most 64)",
+    )
+    p.add_argument(
+        "--table-scores",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"{which}: the table holds the nodes' values too and settles nodes from them "
+        "(default: yes, as the ULX3S board file's)",
+    )
+
+
+def _table_options(args: argparse.Namespace) -> dict:
+    """The table options of ``args`` (``--move-table``, ``--table-scores``) with the board
+    file's defaults, as keyword arguments of the model and of the simulated search."""
+    entries = DEFAULT_MODEL_TABLE if args.move_table is None else args.move_table
+    scores = args.table_scores is not False and entries > 0
+    return {"move_table": entries, "table_scores": scores}
 
 
 @contextlib.contextmanager
@@ -245,6 +283,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             torus=args.torus,
             engines=args.engines,
             pv_plies=args.pv_plies,
+            **_table_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
 
@@ -338,14 +377,14 @@ def _best_model(args: argparse.Namespace) -> int:
     from .host.hwsearch import hw_search
 
     position = _position_to_search(args)
-    torus, depth = args.torus, args.depth
+    torus, depth, table = args.torus, args.depth, _table_options(args)
     start = time.perf_counter()
-    result = hw_search(position, torus, torus, args.nodes, depth, board="track")
+    result = hw_search(position, torus, torus, args.nodes, depth, board="track", **table)
     elapsed = time.perf_counter() - start
     print(f"{position.turn.word} to move after {position.ply} moves")
     print(
-        f"gateware search model ({torus}x{torus} torus, depth <= {depth}): depth "
-        f"{result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
+        f"gateware search model ({torus}x{torus} torus, depth <= {depth}{_table_label(table)}): "
+        f"depth {result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
     )
     if result.move is None:
         raise TraxError("no legal move")
@@ -360,20 +399,21 @@ def _best_rtl(args: argparse.Namespace) -> int:
     from .sim.verilator import reporting
 
     position = _position_to_search(args)
-    torus, depth = args.torus, args.depth
+    torus, depth, table = args.torus, args.depth, _table_options(args)
     with (
         _simulation(),
         Status("searching with the gateware (simulated)") as status,
         reporting(status.say),
     ):
         engines = args.engines if args.engines > 1 else None
-        with RtlSearch(torus, depth, engines, args.pv_plies) as unit:
+        with RtlSearch(torus, depth, engines, args.pv_plies, **table) as unit:
             result = unit.search(position, args.nodes)
-    model = hw_search(position, torus, torus, args.nodes, depth, board="track")
+    model = hw_search(position, torus, torus, args.nodes, depth, board="track", **table)
     print(f"{position.turn.word} to move after {position.ply} moves")
     where = f"{torus}x{torus} torus in block RAM, depth <= {depth}"
     if engines:
         where += f", {engines} engines"
+    where += _table_label(table)
     print(
         f"gateware search ({where}): depth "
         f"{result.depth}, {result.nodes} nodes in {result.cycles} cycles, score {result.score}"
@@ -388,6 +428,14 @@ def _best_rtl(args: argparse.Namespace) -> int:
         raise TraxError("the gateware found no legal move")
     print(result.move)
     return 0
+
+
+def _table_label(table: dict) -> str:
+    """``, a table of N best moves[ and their values]``, or nothing without a table."""
+    if not table["move_table"]:
+        return ""
+    values = " and their values" if table["table_scores"] else ""
+    return f", a table of {table['move_table']} best moves{values}"
 
 
 class _AddPlayer(argparse.Action):
@@ -937,7 +985,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="model: N engines splitting the search (host/hwparallel.py), --nodes each "
-        "(default 1; the ULX3S board file has 8)",
+        "(default 1; the ULX3S board file has 7)",
     )
     p.add_argument(
         "--pv-plies",
@@ -947,6 +995,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="model, with --engines: split the previous best's line down to ply P (the "
         "recursive PV split; default 1, as the board files)",
     )
+    _add_table_options(p, "model")
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -997,6 +1046,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rtl, with --engines: split the previous best's line down to ply P (the recursive "
         "PV split; default 1, the node below it, as the board files)",
     )
+    _add_table_options(p, "rtl, model")
     add_variant(p)
 
     p = add("match", cmd_match, "referee a series of games between two players")
@@ -1147,8 +1197,23 @@ def main(argv: list[str] | None = None) -> int:
             parser.engine_parser.error("--time: the model (--search model) searches --nodes")
         if args.torus < 4:
             parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
-    elif args.command == "engine" and (args.engines != 1 or args.pv_plies != 1):
-        parser.engine_parser.error("--engines, --pv-plies: for the model (--search model)")
+    elif args.command == "engine" and (
+        args.engines != 1
+        or args.pv_plies != 1
+        or args.move_table is not None
+        or args.table_scores is not None
+    ):
+        parser.engine_parser.error(
+            "--engines, --pv-plies, --move-table, --table-scores: for the model (--search model)"
+        )
+    board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
+        args.command == "engine" and args.search == "model"
+    )
+    if board_search and args.torus > 64 and _table_options(args)["move_table"]:
+        parser.error(
+            f"--torus {args.torus}: the table of best moves is for tori of at most 64 x 64 "
+            "(--move-table 0 for none)"
+        )
     level = logging.WARNING - 10 * args.verbose + 10 * args.quiet
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(name)s: %(message)s")
     try:

@@ -174,21 +174,24 @@ def game_goes_on(three) -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "plies"), [(DEPTH, 1), pytest.param(DEPTH + 1, 2, marks=pytest.mark.slow)]
+    ("depth", "plies", "table"),
+    [(DEPTH, 1, 64), pytest.param(DEPTH + 1, 2, 0, marks=pytest.mark.slow)],
 )
-def test_trax_best_backend_rtl_engines(capsys, depth, plies):
-    """``trax best --backend rtl --engines 3 [--pv-plies 2]`` (the designs of the ``three``
-    and ``recursive`` fixtures): the whole search's nodes and cycles, and the model's score."""
+def test_trax_best_backend_rtl_engines(capsys, depth, plies, table):
+    """``trax best --backend rtl --engines 3 [--pv-plies 2]`` (the designs of
+    test_parallel_tables.py's 3 engines sharing a table with values, and of the ``recursive``
+    fixture): the whole search's nodes and cycles, and the model's score."""
     from trax_fpga.cli import main
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(depth)]
-    args += ["--engines", "3", "--pv-plies", str(plies)]
+    args += ["--engines", "3", "--pv-plies", str(plies), "--move-table", str(table)]
     assert main([*args, "--nodes", str(UNLIMITED), *moves]) == 0
     out = capsys.readouterr().out.splitlines()
     position = Position.from_moves(moves)
     model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
     assert "3 engines" in out[-3] and " nodes in " in out[-3] and " cycles, score " in out[-3]
+    assert ("a table of 64 best moves and their values" in out[-3]) == (table > 0)
     assert f"score {model.score}" in out[-3]
     assert "agrees on the score" in out[-2]
     assert position.is_legal(out[-1])

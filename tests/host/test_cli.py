@@ -93,11 +93,19 @@ def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, 
     from trax_fpga.host.position import Position
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
-    argv = ["best", "--backend", "model", "--nodes", "300", "--torus", "16", *moves]
-    status, out, _ = run(argv, monkeypatch=monkeypatch, capsys=capsys)
-    assert status == 0
-    expected = hw_search(Position.from_moves(moves), 16, 16, 300, 3, board="track").move
-    assert out.splitlines()[-1] == str(expected)
+    argv = ["best", "--backend", "model", "--nodes", "2000", "--torus", "16", *moves]
+    position = Position.from_moves(moves)
+    for options, table in (
+        ([], {"move_table": 16384, "table_scores": True}),  # the board file's table
+        (["--move-table", "256", "--no-table-scores"], {"move_table": 256}),
+        (["--move-table", "0"], {}),
+    ):
+        status, out, _ = run([*argv, *options], monkeypatch=monkeypatch, capsys=capsys)
+        assert status == 0
+        expected = hw_search(position, 16, 16, 2000, 3, board="track", **table)
+        assert out.splitlines()[-1] == str(expected.move)
+        assert f"{expected.nodes} nodes in" in out.splitlines()[-2]
+        assert ("a table of" in out) == bool(table)
 
 
 def test_judge_names_the_line_that_is_not_text(tmp_path):

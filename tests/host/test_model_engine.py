@@ -1,8 +1,9 @@
 """`trax engine --search model`: the gateware search's model as a contest engine (issue 12).
 
 Without a seed every move must be exactly the model's (``hw_search`` with ``board="track"`` on
-the 64x64 torus at the same nodes and depth), so exactly the board's; with a seed only the first
-plies vary, among near-equal moves, and the rest is the model's again.
+the 64x64 torus at the same nodes and depth, with the ULX3S board file's table of best moves and
+their values unless told otherwise), so exactly the board's; with a seed only the first plies
+vary, among near-equal moves, and the rest is the model's again.
 """
 
 import re
@@ -12,6 +13,7 @@ import pytest
 
 from trax_fpga.cli import main
 from trax_fpga.host.engine import (
+    DEFAULT_MODEL_TABLE,
     MODEL_VARIED_MARGIN,
     VARIED_PLIES,
     EngineSession,
@@ -36,8 +38,12 @@ MODEL = [
 ]
 
 
+#: The model's table by default: the board file's (its entries, with their values).
+TABLE = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
+
+
 def model_move(position: Position, nodes: int = NODES, depth: int = DEPTH):
-    return hw_search(position, 64, 64, nodes, depth, board="track").move
+    return hw_search(position, 64, 64, nodes, depth, board="track", **TABLE).move
 
 
 def test_a_whole_game_through_the_protocol_is_the_models_move_for_move():
@@ -111,13 +117,30 @@ def test_the_chooser_is_the_model_with_its_limits():
     checked = 0
     for tactic in TACTICS[::2]:
         position = tactic.position()
-        for nodes, depth in ((1, 3), (60, 6), (700, 2)):
+        for nodes, depth in ((1, 3), (60, 6), (700, 2), (2000, 4)):
             got = ModelChooser(nodes=nodes, depth=depth).choose(position)
-            want = hw_search(position, 64, 64, nodes, depth, board="track")
+            want = hw_search(position, 64, 64, nodes, depth, board="track", **TABLE)
             assert got == want
             assert got.nodes <= nodes and got.depth <= depth
             checked += 1
-    assert checked == 3 * len(TACTICS[::2]) >= 30
+        # Without the table's values, and without a table.
+        for table in ({"move_table": 64, "table_scores": False}, {"move_table": 0}):
+            got = ModelChooser(nodes=2000, depth=4, **table).choose(position)
+            assert got == hw_search(position, 64, 64, 2000, 4, board="track", **table)
+            checked += 1
+    assert checked == 6 * len(TACTICS[::2]) >= 60
+
+
+def test_the_chooser_defaults_to_the_board_files_table():
+    """The board file's table changes what the model plays: more than one of the tactics'
+    searches differs from the search without a table (nodes or move)."""
+    differ = 0
+    for tactic in TACTICS[::2]:
+        position = tactic.position()
+        got = ModelChooser(nodes=2000, depth=4).choose(position)
+        plain = hw_search(position, 64, 64, 2000, 4, board="track")
+        differ += (got.move, got.nodes, got.depth) != (plain.move, plain.nodes, plain.depth)
+    assert differ >= 2
 
 
 def test_the_chooser_with_engines_is_the_parallel_model():
@@ -129,7 +152,12 @@ def test_the_chooser_with_engines_is_the_parallel_model():
         for nodes, depth, engines, plies in ((5, 3, 2, 1), (60, 6, 3, 4), (700, 2, 4, 1)):
             chooser = ModelChooser(nodes=nodes, depth=depth, engines=engines, pv_plies=plies)
             got = chooser.choose(position)
-            expected = hw_parallel_search(position, 64, 64, nodes, depth, engines, pv_plies=plies)
+            expected = hw_parallel_search(
+                *(position, 64, 64, nodes, depth, engines),
+                pv_plies=plies,
+                shared_table=True,
+                **TABLE,
+            )
             assert got == expected
             assert max(got.engine_nodes) <= nodes and len(got.engine_nodes) == engines
             assert position.is_legal(got.move)
@@ -199,9 +227,20 @@ def test_a_varied_move_is_near_equal_to_the_best():
         (["engine", "--search", "model", "--torus", "2"], "--torus: at least 4"),
         (["engine", "--search", "gate"], "invalid choice: 'gate'"),
         (["engine", "--depth", "0"], "--depth"),
-        (["engine", "--engines", "2"], "--engines, --pv-plies: for the model"),
-        (["engine", "--pv-plies", "3"], "--engines, --pv-plies: for the model"),
+        (
+            ["engine", "--engines", "2"],
+            "--engines, --pv-plies, --move-table, --table-scores: for the model",
+        ),
+        (
+            ["engine", "--pv-plies", "3"],
+            "--engines, --pv-plies, --move-table, --table-scores: for the model",
+        ),
+        (["engine", "--move-table", "0"], "--move-table, --table-scores: for the model"),
+        (["engine", "--no-table-scores"], "--move-table, --table-scores: for the model"),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
+        (["engine", "--search", "model", "--move-table", "12"], "a power of two from 2, not 12"),
+        (["engine", "--search", "model", "--torus", "128"], "tori of at most 64 x 64"),
+        (["best", "--backend", "model", "--move-table", "1"], "a power of two from 2, not 1"),
     ],
 )
 def test_bad_options_are_usage_errors(argv, message, capsys):

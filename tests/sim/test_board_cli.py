@@ -176,6 +176,13 @@ def test_the_real_board_parameters_are_the_board_files():
     config = simulated.real_board_config()
     assert (config.clock, config.budget) == (spec.design_hz, 0)  # no node limit, as the board
     assert (config.window, config.window) == spec.torus == (simulated.REAL_TORUS,) * 2
+    # The model's defaults (`trax engine --search model`, `trax best --backend model`) too.
+    from trax_fpga.host import engine
+
+    assert (engine.DEFAULT_TORUS,) * 2 == spec.torus
+    assert engine.DEFAULT_MODEL_DEPTH == board_search["max_depth"]
+    assert engine.DEFAULT_MODEL_TABLE == board_search["move_table"]
+    assert board_search["table_scores"]  # (the chooser's default)
 
 
 def test_the_strength_notice_says_how_much_weaker_in_figures():
