@@ -36,6 +36,7 @@ With one engine the search is :func:`.hwsearch.hw_search`'s node for node.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 from collections.abc import Iterator
 
@@ -44,7 +45,26 @@ from .notation import Move
 from .position import Position
 from .tiles import Symbol
 
-__all__ = ["ParallelResult", "hw_parallel_search", "split_plies"]
+__all__ = ["ENGINE_STATES", "ParallelResult", "hw_parallel_search", "split_plies"]
+
+#: What an engine does in a tick (:func:`hw_parallel_search`'s ``states``): plays a node, or
+#: waits where the model's code waits (its generator's function), or is done with the iteration.
+ENGINE_STATES = {
+    "node": "playing a node",
+    "iteration": "root: waiting for the previous best's score (young brothers wait)",
+    "split_share": "split node: waiting for its first move (young brothers wait)",
+    "split_value": "split node: its share done, waiting for the others' shares",
+    "owned": "root move: its replies done, waiting for its helpers",
+    "help": "helping: nothing to help now",
+    "done": "done with the iteration, waiting for the others' last root moves",
+}
+
+
+def _waiting_in(steps) -> str:
+    """The function of the innermost generator that ``steps`` (an engine's) is paused in."""
+    while isinstance(getattr(steps, "gi_yieldfrom", None), type(steps)):
+        steps = steps.gi_yieldfrom
+    return steps.gi_frame.f_code.co_name
 
 
 def split_plies(pv_plies: int, max_depth: int) -> int:
@@ -419,6 +439,7 @@ def hw_parallel_search(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
+    states: dict | None = None,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -433,7 +454,9 @@ def hw_parallel_search(
     ``ParallelSearch(shared_table=True)`` reads some clocks later and takes the engines in
     turn: the same search with one engine, the same scores with more). With ``table_scores``
     the table holds the nodes' values too and settles nodes from them (:func:`.hw_search`'s;
-    the gateware's ``table_scores``)."""
+    the gateware's ``table_scores``). ``states`` (a measurement), if given, is filled with a
+    ``collections.Counter`` per completed or stopped iteration (its depth the key): the engines'
+    ticks by what they did (:data:`ENGINE_STATES`), every engine every tick."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -464,6 +487,9 @@ def hw_parallel_search(
                     if ply in team[0].killers:
                         engine.killers[ply] = team[0].killers[ply]
         running = [engine.iteration(n, shared, depth, first) for n, engine in enumerate(team)]
+        if states is not None:
+            states[depth] = counted = collections.Counter()
+            doing = ["done"] * engines
         stopped = False
         while any(running) and not stopped:
             played = False
@@ -471,14 +497,21 @@ def hw_parallel_search(
                 if steps is None:
                     continue
                 try:
-                    played |= next(steps)
+                    node = next(steps)
+                    played |= node
+                    if states is not None:
+                        doing[n] = "node" if node else _waiting_in(steps)
                 except StopIteration:
                     running[n] = None
+                    if states is not None:
+                        doing[n] = "done"
                 except _Stop:
                     stopped = True
                     break
             if played:
                 ticks += 1
+                if states is not None:
+                    counted.update(doing)
         merged = shared.merge()
         if stopped:
             if merged is not None and (result is None or 0 in shared.completed):

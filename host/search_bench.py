@@ -22,6 +22,7 @@ node per engine per tick) the parallel split's model takes to complete a depth, 
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import pathlib
 import random
@@ -30,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-from .hwparallel import hw_parallel_search
+from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import hw_search
 from .judge import game_moves
 from .notation import Move
@@ -289,12 +290,15 @@ def parallel(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
+    states: bool = False,
 ) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
     is the first count's mean ticks over N engines' mean ticks. ``pv_plies`` and ``helpers``:
     as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split), and so
-    are ``move_table``, ``shared_table`` and ``table_scores``."""
+    are ``move_table``, ``shared_table`` and ``table_scores``. With ``states``, also where the
+    engines' ticks of the last iteration go (:data:`.hwparallel.ENGINE_STATES`), over all the
+    positions."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
@@ -309,7 +313,9 @@ def parallel(
     single = None
     for engines in engine_counts:
         ticks, nodes = [], []
+        spent: collections.Counter = collections.Counter()
         for position in found:
+            iterations: dict = {}
             result = hw_parallel_search(
                 position,
                 torus,
@@ -322,9 +328,12 @@ def parallel(
                 move_table=move_table,
                 shared_table=shared_table,
                 table_scores=table_scores,
+                states=iterations if states else None,
             )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
+            if iterations:
+                spent.update(iterations[max(iterations)])
         mean = statistics.mean(ticks)
         single = single or mean
         name = f"parallel split, {engines} engine{'s' if engines > 1 else ''}, depth {depth}"
@@ -333,6 +342,11 @@ def parallel(
         first = engine_counts[0]
         of = f"x the ticks of {first} engine{'s' if first > 1 else ''}"
         figure(f"{name}, speedup", f"{single / mean:.2f}", of, where)
+        total = sum(spent.values())
+        for state, what in ENGINE_STATES.items():
+            if total and spent[state]:
+                share = f"{100 * spent[state] / total:.1f}"
+                figure(f"{name}, the last iteration's engine-ticks {what}", share, "%", where)
 
 
 def depth_nodes(depth: int, count: int = 12, tunings: tuple[str, ...] = ("",)) -> None:
@@ -409,6 +423,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="with --move-table: the nodes' values in the table too (the gateware's table_scores)",
     )
+    split.add_argument(
+        "--states",
+        action="store_true",
+        help="also where the engines' ticks of the last iteration go (playing, waiting, done)",
+    )
     nodes = sub.add_parser("depth", help="nodes the sequential model plays to complete a depth")
     nodes.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     nodes.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -435,6 +454,7 @@ def main(argv: list[str] | None = None) -> None:
             move_table=args.move_table,
             shared_table=args.shared_table,
             table_scores=args.table_scores,
+            states=args.states,
         )
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))

@@ -220,3 +220,30 @@ def test_the_engines_tables_of_best_moves_change_the_order_not_the_scores():
             checked += 1
     assert checked == 12
     assert with_tables < without
+
+
+@pytest.mark.parametrize(
+    ("engines", "options"),
+    [
+        (3, {}),
+        (4, {"helpers": True, "pv_plies": 2}),
+        (3, {"move_table": 256, "shared_table": True}),
+    ],
+)
+def test_the_engines_states_account_for_every_tick_and_change_nothing(engines, options):
+    """``states`` (search_bench parallel --states): every engine in every tick, each node
+    played counted as a node, the waits named; the search is the same without them."""
+    from trax_fpga.host.hwparallel import ENGINE_STATES
+
+    checked = 0
+    for position in game_positions(2):
+        states: dict = {}
+        counted = hw_parallel_search(position, 32, 32, 10**9, 3, engines, states=states, **options)
+        assert counted == hw_parallel_search(position, 32, 32, 10**9, 3, engines, **options)
+        assert sum(sum(c.values()) for c in states.values()) == counted.ticks * engines
+        assert sum(c["node"] for c in states.values()) == counted.nodes
+        assert set().union(*states.values()) <= set(ENGINE_STATES)
+        waited = "help" if options.get("helpers") else "done"  # (a helper is never done)
+        assert sum(c[waited] for c in states.values()) > 0
+        checked += 1
+    assert checked == 2

@@ -179,9 +179,9 @@ def test_the_real_board_parameters_are_the_board_files():
     # The model's defaults (`trax engine --search model`, `trax best --backend model`) too.
     from trax_fpga.host import engine
 
-    assert (engine.DEFAULT_TORUS,) * 2 == spec.torus
-    assert engine.DEFAULT_MODEL_DEPTH == board_search["max_depth"]
-    assert engine.DEFAULT_MODEL_TABLE == board_search["move_table"]
+    assert spec.torus == (engine.DEFAULT_TORUS,) * 2
+    assert board_search["max_depth"] == engine.DEFAULT_MODEL_DEPTH
+    assert board_search["move_table"] == engine.DEFAULT_MODEL_TABLE
     assert board_search["table_scores"]  # (the chooser's default)
 
 
