@@ -292,8 +292,9 @@ def cmd_engine(args: argparse.Namespace) -> int:
     """Play as the reference engine in the contest protocol on stdin/stdout (or over TCP).
 
     ``--search ref`` (the default) plays the software player; ``--search model`` plays the
-    gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus,
-    as the ULX3S board file's), move for move the board's at the same nodes and depth, except
+    gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus
+    with its table of best moves and their values, as the ULX3S board file's; ``--move-table``,
+    ``--table-scores``), move for move the board's at the same nodes and depth, except
     that ``--seed`` varies the first plies of a game among near-equal moves; ``--engines N``
     plays the model of N engines splitting the search (docs/parallel.md), ``--nodes``
     per engine.
