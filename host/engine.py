@@ -59,7 +59,7 @@ _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of
 VARIED_PLIES = 4
 VARIED_MARGIN = 8
 #: The model's defaults: the ULX3S board file's torus, deepest iteration and table of best moves
-#: (its entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/boards/test_boards.py
+#: (its entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/sim/test_board_cli.py
 #: holds them to it).
 DEFAULT_TORUS = 64
 DEFAULT_MODEL_DEPTH = 8
@@ -201,10 +201,9 @@ class ModelChooser:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
         if not isinstance(pv_plies, int) or pv_plies < 1:
             raise ValueError(f"pv_plies must be a positive integer, not {pv_plies!r}")
-        if not isinstance(move_table, int) or move_table < 0 or move_table & (move_table - 1):
-            raise ValueError(f"move_table must be 0 or a power of two, not {move_table!r}")
-        if move_table == 1:
-            raise ValueError("move_table must be 0 or a power of two from 2, not 1")
+        powers = isinstance(move_table, int) and move_table >= 0 and move_table != 1
+        if not powers or move_table & (move_table - 1):
+            raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
         if move_table and torus > 64:
             raise ValueError("a table of best moves is for tori of at most 64 x 64")
         self.move_table = move_table
