@@ -459,7 +459,12 @@ class TrackSearch(wiring.Component):
                 answered = Signal()
                 answer = Signal(entry_layout)
                 m.d.sync += [probing.eq(0), storing.eq(0)]
-                m.d.sync += [answered.eq(table.answer), answer.eq(table.entry)]
+                m.d.sync += answered.eq(table.answer)
+                # Loaded only on this engine's answer: every engine's register then has its own
+                # enable, so synthesis keeps one in each engine (the same D input and no enable
+                # had Yosys merge them into one register whose fan-out crossed the chip).
+                with m.If(table.answer):
+                    m.d.sync += answer.eq(table.entry)
                 m.d.comb += [
                     table.probe.eq(probing),
                     table.probe_slot.eq(key[:slot_bits]),  # (the board's, idle in PROBE)
