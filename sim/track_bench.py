@@ -89,20 +89,40 @@ def rules_figures(torus: int, records: pathlib.Path) -> None:
     figure("track rules, clocks per move (worst)", max(per_move), "clocks", where)
 
 
-def search_figures(torus: int, count: int, budget: int, depth: int, records: pathlib.Path) -> None:
+def search_figures(
+    torus: int,
+    count: int,
+    budget: int,
+    depth: int,
+    records: pathlib.Path,
+    move_table: int = 0,
+    scores: bool = False,
+) -> None:
+    """One engine's clocks per node, nodes a second at 25 MHz and depth completed within
+    ``budget`` nodes, the mean over the positions; with ``move_table``, the engine has a table
+    of that many best moves (and, with ``scores``, their values), emptied before each search."""
     per_node, nodes, depths = [], 0, []
-    with TrackSearchSim((torus, torus), "verilator", max_depth=depth) as engine:
+    with TrackSearchSim(
+        (torus, torus),
+        "verilator",
+        max_depth=depth,
+        move_table=move_table,
+        table_scores=scores and bool(move_table),
+    ) as engine:
         for position in positions(count, torus, records):
             engine.new_game()
             for turn in position.turns:
                 engine.play(turn.move)
+            engine.idle(move_table)  # (the last search's table is emptied meanwhile)
             got = engine.search(int(position.turn is Colour.WHITE), budget)
             per_node.append(got.cycles / got.nodes)
             nodes += got.nodes
             depths.append(got.depth)
+    held = " and their values" if scores else ""
     where = (
         f"TrackSearch {torus}x{torus}, Verilator, {len(per_node)} human-game positions, "
         f"budget {budget} nodes, depth <= {depth}"
+        + (f", a table of {move_table} best moves{held}" if move_table else "")
     )
     mean = statistics.fmean(per_node)
     figure("track search, clocks per node", f"{mean:.1f}", "clocks", where)
@@ -372,8 +392,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--table-scores needs --move-table N")
     rules_figures(args.torus, args.records)
     if args.positions:
-        search_figures(args.torus, args.positions, args.budget, args.depth, args.records)
-    if args.move_table:
+        search_figures(
+            args.torus,
+            args.positions,
+            args.budget,
+            args.depth,
+            args.records,
+            args.move_table,
+            args.table_scores,
+        )
+    if args.move_table and args.parallel_positions:
         table_figures(
             args.torus,
             args.parallel_positions,
@@ -382,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
             args.records,
             args.table_scores,
         )
-    if args.engines:
+    if args.engines and args.parallel_positions:
         parallel_figures(
             args.torus,
             args.parallel_positions,

@@ -4,6 +4,7 @@ import pathlib
 
 from trax_fpga.boards.engine_area import module_stats
 from trax_fpga.sim.clock_profile import profile
+from trax_fpga.sim.track_bench import search_figures
 
 RECORDS = pathlib.Path(__file__).resolve().parent.parent / "data" / "human_games.txt"
 
@@ -63,3 +64,16 @@ def test_clock_profile_counts_every_engine_of_a_parallel_search():
     sampled = sum(counts.values())
     assert abs(sampled - engines * results[0].cycles) <= engines, (sampled, results[0].cycles)
     assert "MERGE" in {search for search, _ in counts}
+
+
+def test_search_figures_measure_the_engine_with_its_table(capsys):
+    """The clocks-per-node figure of an engine with a table of best moves and their values (the
+    board file's engine): every position searched, the table named in the conditions. (The
+    design of tests/hdl/test_track_search.py's ``table_scores`` fixture: one build.)"""
+    search_figures(32, 2, 300, 3, RECORDS, move_table=64, scores=True)
+    lines = capsys.readouterr().out.splitlines()
+    per_node = next(line for line in lines if line.startswith("track search, clocks per node:"))
+    value = float(per_node.split(":")[1].split()[0])
+    assert 3 < value < 40, per_node
+    assert "2 human-game positions" in per_node
+    assert "a table of 64 best moves and their values" in per_node
