@@ -268,6 +268,8 @@ class _Searcher:
             if tuning.loop is not None:
                 weights = dataclasses.replace(weights, loop=((0, 0, 0), *tuning.loop))
             v = evaluate(self.position, weights) - tuning.attack * found.attacks[side.other]
+            pseudo = found.pseudo_threats
+            v += tuning.pseudo_threat * (pseudo[side] - pseudo[side.other])
             v = max(-tuning.clamp, min(tuning.clamp, v))
             return v // tuning.quantum * tuning.quantum
         return research_score(found, side, tuning)

@@ -98,6 +98,11 @@ class TrackTuning:
     #: The table of best moves holds its nodes' values too, as a gateware table would
     #: (:class:`.movetable.MoveTable` with ``scores``; ``hash_tag_bits`` tell positions apart).
     hash_scores: bool = False
+    #: With ``software``: the weight of a *pseudo-threat* (KizuNa's L-threat test, docs/
+    #: evaluation.md): two 1-1 corners of one colour (tracks whose targets are one cell apart in
+    #: each direction) with a target of each a knight's move apart; the difference of the two
+    #: colours' counts, for the side to move.
+    pseudo_threat: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +117,7 @@ class ResearchFeatures:
     long: tuple[int, int]
     near_targets: tuple[frozenset, frozenset]
     attack_targets: tuple[frozenset, frozenset]
+    pseudo_threats: tuple[int, int] = (0, 0)
 
     def threatened(self, turn: Colour) -> bool:
         return self.attacks[turn.other] > 0
@@ -131,6 +137,7 @@ def research_features(
     attacks, near, far, long = [0, 0], [0, 0], [0, 0], [0, 0]
     targets: list[set] = [set(), set()]
     attack_targets: list[set] = [set(), set()]
+    corners: list[list] = [[], []]
     seen: set[tuple[int, int, int]] = set()
     for (x, y), tile in tiles.items():
         for d, (dx, dy) in enumerate(STEP):
@@ -158,6 +165,8 @@ def research_features(
             elif distance == 2:
                 near[colour] += 1
                 targets[colour].update((t1, t2))
+                if ddx == 1:
+                    corners[colour].append((t1, t2))
             elif distance == 3:
                 far[colour] += 1
             if max(ddx, ddy) >= long_span:
@@ -169,7 +178,22 @@ def research_features(
         tuple(long),
         tuple(map(frozenset, targets)),
         tuple(map(frozenset, attack_targets)),
+        tuple(_pseudo_threats(c, width, height) for c in corners),
     )
+
+
+def _pseudo_threats(corners: list, width: int, height: int) -> int:
+    """The pairs of 1-1 corners (their targets) with a target of each a knight's move apart."""
+    count = 0
+    for i, first in enumerate(corners):
+        for second in corners[:i]:
+            if any(
+                abs(_signed(a[0] - b[0], width) * _signed(a[1] - b[1], height)) == 2
+                for a in first
+                for b in second
+            ):
+                count += 1
+    return count
 
 
 def research_score(features: ResearchFeatures, turn: Colour, tuning: TrackTuning) -> int:
@@ -224,6 +248,8 @@ TUNINGS: dict[str, TrackTuning] = {
     # trax_fpga.host.tune``, "proposed table"), with the fit's attack weight.
     "loops-fit": TrackTuning(software=True, software_lines=False, loop=FIT_LOOP, attack=17),
     "sw-loops-q32": TrackTuning(software=True, software_lines=False, quantum=32),
+    # KizuNa's pseudo-threat (an L threat's shape) on the board's evaluation (twentieth session).
+    "sw-loops-pt100": TrackTuning(software=True, software_lines=False, pseudo_threat=100),
     # The threat search on the board's evaluation, answers at the attack's targets only.
     "sw-loops-threat2": TrackTuning(
         software=True, software_lines=False, threat_plies=2, threat_answers="targets"
