@@ -99,9 +99,9 @@ class TrackTuning:
     #: (:class:`.movetable.MoveTable` with ``scores``; ``hash_tag_bits`` tell positions apart).
     hash_scores: bool = False
     #: With ``software``: the weight of a *pseudo-threat* (KizuNa's L-threat test, docs/
-    #: evaluation.md): two 1-1 corners of one colour (tracks whose targets are one cell apart in
-    #: each direction) with a target of each a knight's move apart; the difference of the two
-    #: colours' counts, for the side to move.
+    #: evaluation.md): two 1-1 corners of one colour (tracks with both open ends on one tile,
+    #: on adjacent sides) whose tiles are the same and a knight's move apart; the difference of
+    #: the two colours' counts, for the side to move.
     pseudo_threat: int = 0
 
 
@@ -165,8 +165,8 @@ def research_features(
             elif distance == 2:
                 near[colour] += 1
                 targets[colour].update((t1, t2))
-                if ddx == 1:
-                    corners[colour].append((t1, t2))
+                if (cx, cy) == (x, y):  # both ends on one tile: a 1-1 corner
+                    corners[colour].append(((x, y), tile))
             elif distance == 3:
                 far[colour] += 1
             if max(ddx, ddy) >= long_span:
@@ -183,16 +183,13 @@ def research_features(
 
 
 def _pseudo_threats(corners: list, width: int, height: int) -> int:
-    """The pairs of 1-1 corners (their targets) with a target of each a knight's move apart."""
+    """The pairs of 1-1 corners, ``(cell, tile)`` each, whose tiles are the same and a knight's
+    move apart (KizuNa's test)."""
     count = 0
-    for i, first in enumerate(corners):
-        for second in corners[:i]:
-            if any(
-                abs(_signed(a[0] - b[0], width) * _signed(a[1] - b[1], height)) == 2
-                for a in first
-                for b in second
-            ):
-                count += 1
+    for i, ((x0, y0), tile0) in enumerate(corners):
+        for (x1, y1), tile1 in corners[:i]:
+            knight = abs(_signed(x0 - x1, width) * _signed(y0 - y1, height)) == 2
+            count += knight and tile0 == tile1
     return count
 
 
