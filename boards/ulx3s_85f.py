@@ -8,10 +8,12 @@ player             the complete player with 7 search engines (``engines``, docs/
                    plies, the previous best's node split (``pv_plies`` 1), the loop potential's
                    evaluation. With the values (since commit 840430b): synthesized and packed
                    at 82501 of 83640 TRELLIS_COMB, 98%; 189 of 208 DP16KD; 35 MULT18X18D;
-                   built at e0ce095 (the shared table's answer in a clock): 82044 of 83640
-                   TRELLIS_COMB, 98%; 11477 FFs; 189 of 208 DP16KD; 25.39 MHz routed against
-                   the 25 MHz clock, met, bitstream; 7809 s beside the tests and another
-                   build (the first version did not fit, 84230, 100.7%).
+                   built at ca52588 (each engine its own register of the table's answer):
+                   82405 of 83640 TRELLIS_COMB, 99%; 11837 FFs; 189 of 208 DP16KD; 26.78 MHz
+                   routed against the 25 MHz clock, met, bitstream; 6463 s beside
+                   simulations. At e0ce095 (the shared table's answer in a clock, one answer
+                   register for all 7 after Yosys merged them): 82044, 11477 FFs, 25.39 MHz,
+                   met; the first version did not fit (84230, 100.7%).
                    Without the values (built at commit
                    a48107a: 78521 of 83640 LUTs, 94%; 10783 FFs; 157 of 208 DP16KD; 26.21 MHz
                    routed against the 25 MHz clock; 4241 s beside a simulation; 27.35 MHz at
