@@ -89,6 +89,33 @@ def rules_figures(torus: int, records: pathlib.Path) -> None:
     figure("track rules, clocks per move (worst)", max(per_move), "clocks", where)
 
 
+def one_engine_searches(
+    torus: int,
+    count: int,
+    records: pathlib.Path,
+    depth: int,
+    budget: int,
+    move_table: int = 0,
+    scores: bool = False,
+):
+    """The answers of one simulated search engine (to ``depth``, within ``budget`` nodes; with a
+    table of ``move_table`` best moves and, with ``scores``, their values) on the positions, in
+    order; each search starts once the last one's table is emptied, as in a player."""
+    with TrackSearchSim(
+        (torus, torus),
+        "verilator",
+        max_depth=depth,
+        move_table=move_table,
+        table_scores=scores and bool(move_table),
+    ) as engine:
+        for position in positions(count, torus, records):
+            engine.new_game()
+            for turn in position.turns:
+                engine.play(turn.move)
+            engine.idle(move_table)  # (the last search's table is emptied meanwhile)
+            yield engine.search(int(position.turn is Colour.WHITE), budget)
+
+
 def search_figures(
     torus: int,
     count: int,
@@ -102,22 +129,10 @@ def search_figures(
     ``budget`` nodes, the mean over the positions; with ``move_table``, the engine has a table
     of that many best moves (and, with ``scores``, their values), emptied before each search."""
     per_node, nodes, depths = [], 0, []
-    with TrackSearchSim(
-        (torus, torus),
-        "verilator",
-        max_depth=depth,
-        move_table=move_table,
-        table_scores=scores and bool(move_table),
-    ) as engine:
-        for position in positions(count, torus, records):
-            engine.new_game()
-            for turn in position.turns:
-                engine.play(turn.move)
-            engine.idle(move_table)  # (the last search's table is emptied meanwhile)
-            got = engine.search(int(position.turn is Colour.WHITE), budget)
-            per_node.append(got.cycles / got.nodes)
-            nodes += got.nodes
-            depths.append(got.depth)
+    for got in one_engine_searches(torus, count, records, depth, budget, move_table, scores):
+        per_node.append(got.cycles / got.nodes)
+        nodes += got.nodes
+        depths.append(got.depth)
     held = " and their values" if scores else ""
     where = (
         f"TrackSearch {torus}x{torus}, Verilator, {len(per_node)} human-game positions, "
@@ -149,20 +164,8 @@ def table_figures(
     for table in (0, entries):
         per_depth: dict[int, list[tuple[int, int]]] = {d: [] for d in depths}
         for d in depths:  # (one build per depth: the search's deepest iteration)
-            with TrackSearchSim(
-                (torus, torus),
-                "verilator",
-                max_depth=d,
-                move_table=table,
-                table_scores=scores and bool(table),
-            ) as engine:
-                for position in positions(count, torus, records):
-                    engine.new_game()
-                    for turn in position.turns:
-                        engine.play(turn.move)
-                    engine.idle(table)  # (the last search's table is emptied meanwhile)
-                    got = engine.search(int(position.turn is Colour.WHITE), UNLIMITED)
-                    per_depth[d].append((got.cycles, got.nodes))
+            for got in one_engine_searches(torus, count, records, d, UNLIMITED, table, scores):
+                per_depth[d].append((got.cycles, got.nodes))
         held = " and their values" if scores else ""
         name = f"a table of {table} best moves{held}" if table else "no table"
         where = f"TrackSearch {torus}x{torus}, {name}, Verilator, {count} human-game positions"
