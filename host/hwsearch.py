@@ -248,6 +248,25 @@ class _Searcher:
 
     # --- research (``tuning``): not in the gateware ------------------------------------------
 
+    def reduction(self, ply: int, depth: int) -> int:
+        """The plies the move just played at ``ply`` is searched shallower (research: a move
+        more than ``reduce_far`` cells away from the box of each of the two turns before it,
+        :class:`.TrackTuning`'s ``reduce_far``)."""
+        tuning = self.tuning
+        if tuning is None or not tuning.reduce_far or ply < tuning.reduce_from:
+            return 0
+        turns = self.position.turns
+        if depth - ply < 2 or len(turns) < 3:
+            return 0
+        (x, y), _ = turns[-1].placed[0]
+        reach = tuning.reduce_far
+        for turn in turns[-3:-1]:
+            xs = [cell[0] for cell, _ in turn.placed]
+            ys = [cell[1] for cell, _ in turn.placed]
+            if min(xs) - reach <= x <= max(xs) + reach and min(ys) - reach <= y <= max(ys) + reach:
+                return 0
+        return 1
+
     def features(self):
         return research_features(self.position, self.width, self.height, self.tuning.long_span)
 
@@ -388,7 +407,7 @@ class _Searcher:
             if turn is None:
                 continue
             try:
-                v = self.value(turn, ply, depth, alpha, beta)
+                v = self.value(turn, ply, depth - self.reduction(ply, depth), alpha, beta)
             finally:
                 self.pop()
             if v > best:
@@ -457,7 +476,7 @@ def hw_search(
                 if searcher.first_legal is None:
                     searcher.first_legal = (index, cell, symbol)
                 try:
-                    v = searcher.value(turn, 0, depth, alpha, beta)
+                    v = searcher.value(turn, 0, depth - searcher.reduction(0, depth), alpha, beta)
                 finally:
                     searcher.pop()
                 if v > best:

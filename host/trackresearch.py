@@ -103,6 +103,12 @@ class TrackTuning:
     #: on adjacent sides) whose tiles are the same and a knight's move apart; the difference of
     #: the two colours' counts, for the side to move.
     pseudo_threat: int = 0
+    #: Reductions (KizuNa's "old line reduction", docs/evaluation.md): a move at a ply of at
+    #: least ``reduce_from`` whose cell lies more than ``reduce_far`` cells (in x or in y)
+    #: outside the box of the tiles of each of the two turns before it (a turn's own box, as
+    #: the board's registers would keep it) is searched one ply shallower (0: none).
+    reduce_far: int = 0
+    reduce_from: int = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,6 +233,8 @@ def _hash(
 #: trax_fpga.host.tune``.
 FIT = TrackTuning(near=9, attack=68)
 FIT_LOOP = ((60, 40, 10), (53, 13, -27), (16, -6, -9), (-18, 13, -25))
+#: The ULX3S board file's search: the board's evaluation and 16,384 entries with their values.
+_BOARD_FILE = _hash(16384, tag_bits=26, keep_deeper=True, scores=True)
 TUNINGS: dict[str, TrackTuning] = {
     "spec": TrackTuning(),
     "fit": FIT,
@@ -247,6 +255,9 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw-loops-q32": TrackTuning(software=True, software_lines=False, quantum=32),
     # KizuNa's pseudo-threat (an L threat's shape) on the board's evaluation (twentieth session).
     "sw-loops-pt100": TrackTuning(software=True, software_lines=False, pseudo_threat=100),
+    # Reductions of the moves away from the last two turns, on the board file's search.
+    "hash16k-scores-r2": dataclasses.replace(_BOARD_FILE, reduce_far=2),
+    "hash16k-scores-r2-root": dataclasses.replace(_BOARD_FILE, reduce_far=2, reduce_from=0),
     # The threat search on the board's evaluation, answers at the attack's targets only.
     "sw-loops-threat2": TrackTuning(
         software=True, software_lines=False, threat_plies=2, threat_answers="targets"
