@@ -55,8 +55,9 @@ counted on the torus). Everything else is as above.
 
 *Research* (model only, off by default): ``tuning=`` (:class:`.trackresearch.TrackTuning`, on
 the block-RAM board) replaces the evaluation's weights, adds candidate features, and sets the
-extensions, a threat search at the horizon and tables of best moves of other sizes and
-policies than the gateware's; without it the model is the gateware's.
+extensions, a threat search at the horizon, reductions of moves away from the last turns and
+tables of best moves of other sizes and policies than the gateware's; without it the model is
+the gateware's.
 
 *Result.* The best move of the last completed iteration; if the budget stops an iteration after
 at least one of its root moves was searched completely, the iteration's best so far is the

@@ -38,7 +38,10 @@ is O(1) per track and can be counted tile by tile as the gateware counts attacks
   of ``hash_moves`` entries, ``hash_tag_bits`` of tag, an entry searched deeper kept or not
   (``hash_keep_deeper``): the sizes and policies the gateware's was chosen from
   (docs/hash-moves.md), on the board's evaluation (``sw-loops``); with ``hash_scores``, the
-  nodes' values in it too (the gateware's ``table_scores``).
+  nodes' values in it too (the gateware's ``table_scores``);
+- ``reduce_far``: a move at a ply of at least ``reduce_from`` more than ``reduce_far`` cells
+  outside the boxes of the two turns before it is searched a ply shallower (KizuNa's "old
+  line reduction" in a form a board's registers could keep).
 """
 
 from __future__ import annotations
