@@ -291,15 +291,9 @@ class TrackSearchSim:
         if backend == "amaranth":
             backend = AmaranthSimBackend(self.component)
         elif backend == "verilator":
-            from .verilator import VerilatorSim, build_by_parameters, gateware_key
+            from .verilator import VerilatorSim
 
-            if component is None:  # found by its parameters, not converted again
-                parameters = (type(self.component).__name__, torus, max_depth, evaluation)
-                parameters += (engines, pv_plies, board_options, move_table, shared_table)
-                key = gateware_key(repr((*parameters, table_scores)))
-                backend = VerilatorSim(build_by_parameters(key, lambda: self.component))
-            else:
-                backend = VerilatorSim(self.component)
+            backend = VerilatorSim(self.component)
         self.backend: Backend = backend
         self.backend.set("game__start", 0)
         self.backend.set("start", 0)
