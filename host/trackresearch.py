@@ -280,6 +280,6 @@ TUNINGS: dict[str, TrackTuning] = {
     # told apart by 26 tag bits, every bit of the key above the slot: the gateware's
     # ``table_scores``); the same with 8 tag bits, which gave a wrong score (docs/hash-moves.md).
     "sw-loops-hash16k-deep": _hash(16384, tag_bits=8, keep_deeper=True),
-    "sw-loops-hash16k-scores": _hash(16384, tag_bits=26, keep_deeper=True, scores=True),
+    "sw-loops-hash16k-scores": _BOARD_FILE,
     "sw-loops-hash16k-scores-tag8": _hash(16384, tag_bits=8, keep_deeper=True, scores=True),
 }

@@ -1,6 +1,11 @@
 """The research candidates' features (host/trackresearch.py, model only)."""
 
-from trax_fpga.host.trackresearch import _pseudo_threats
+import dataclasses
+import pathlib
+
+from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.search_bench import midgame_positions
+from trax_fpga.host.trackresearch import TUNINGS, _pseudo_threats
 
 
 def test_pseudo_threats_count_equal_corners_a_knights_move_apart():
@@ -24,13 +29,6 @@ def test_reductions_search_moves_away_from_the_last_turns_shallower():
     """``reduce_far``: a move more than that many cells outside the boxes of the two turns
     before it is searched a ply shallower, so a search to a depth plays fewer nodes; with a
     reach no move exceeds, the search is the board file's node for node."""
-    import dataclasses
-    import pathlib
-
-    from trax_fpga.host.hwsearch import hw_search
-    from trax_fpga.host.search_bench import midgame_positions
-    from trax_fpga.host.trackresearch import TUNINGS
-
     records = pathlib.Path(__file__).parent.parent / "data" / "human_games.txt"
     position = midgame_positions(1, 64, records)[0]
     board_file = TUNINGS["sw-loops-hash16k-scores"]
