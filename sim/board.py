@@ -23,17 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
-import json
 import sys
 import threading
-from importlib import metadata, resources
-from pathlib import Path
 
 from ..host.players import ProtocolPlayer
 from ..host.transport import SerialTransport
 from .uart_bridge import bridge_command, open_simulated_port, run_bridge, stop_bridge
-from .verilator import Model, Port, build, cache_dir
+from .verilator import Model, build_by_parameters, gateware_key
 
 __all__ = [
     "DEFAULT_TEAM",
@@ -122,13 +118,7 @@ class BoardConfig:
 
     def key(self) -> str:
         """A digest of the parameters and of every gateware source file."""
-        digest = hashlib.sha256(repr(dataclasses.astuple(self)).encode())
-        digest.update(metadata.version("amaranth").encode())
-        hdl = resources.files("trax_fpga.hdl")
-        for source in sorted(hdl.iterdir(), key=lambda item: item.name):
-            if source.name.endswith(".py"):
-                digest.update(source.name.encode() + b"\0" + source.read_bytes())
-        return digest.hexdigest()[:24]
+        return gateware_key(repr(dataclasses.astuple(self)))
 
 
 def real_board_config(*, window: int = REAL_TORUS, think: float = SIM_THINK) -> BoardConfig:
@@ -196,41 +186,16 @@ def strength_notice(config: BoardConfig, speed: float) -> str:
     return "\n".join(lines)
 
 
-def _index_path(config: BoardConfig) -> Path:
-    return cache_dir() / "boards" / f"{config.key()}.json"
-
-
-def _load_model(directory: Path) -> Model | None:
-    ports_file = directory / "ports.json"
-    if not ports_file.exists() or not (directory / "obj" / "harness").exists():
-        return None
-    ports = [Port(**fields) for fields in json.loads(ports_file.read_text())]
-    return Model(
-        executable=directory / "obj" / "harness",
-        ports={port.name: port for port in ports},
-        verilog_path=directory / "top.v",
-    )
-
-
 def build_board(config: BoardConfig, *, log=None) -> Model:
     """The built simulated board for ``config`` (built now if no cached build matches).
 
     ``log`` (a callable taking a string) hears about a build that has to be made.
     """
-    index = _index_path(config)
-    if index.exists():
-        model = _load_model(Path(json.loads(index.read_text())["directory"]))
-        if model is not None:
-            return model
-    if log is not None:
-        log(
-            f"building the simulated board ({config.window}x{config.window} torus); "
-            "the first build takes a few minutes"
-        )
-    model = build(config.player())
-    index.parent.mkdir(parents=True, exist_ok=True)
-    index.write_text(json.dumps({"directory": str(model.executable.parent.parent)}))
-    return model
+    message = (
+        f"building the simulated board ({config.window}x{config.window} torus); "
+        "the first build takes a few minutes"
+    )
+    return build_by_parameters(config.key(), config.player, log=log, message=message)
 
 
 @contextlib.contextmanager

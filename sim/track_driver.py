@@ -243,7 +243,8 @@ class TrackSearchSim:
     on ``torus``. ``board_options`` are the one engine's
     :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
     every engine's table of best moves (with ``shared_table``, of the one table of them all;
-    with ``table_scores``, holding the nodes' values too)."""
+    with ``table_scores``, holding the nodes' values too). On Verilator, a design built before
+    is found by these parameters and run without being made again (``component`` stays None)."""
 
     def __init__(
         self,
@@ -260,24 +261,23 @@ class TrackSearchSim:
         shared_table: bool = False,
         table_scores: bool = False,
     ) -> None:
-        from trax_fpga.hdl.parallel_search import ParallelSearch
-        from trax_fpga.hdl.track_search import TrackSearch
-
         self.width, self.height = torus
-        if component is not None:  # a search built by the caller
-            self.component = component
-        elif engines is None:
-            self.component = TrackSearch(
-                self.width,
-                self.height,
-                max_depth,
-                evaluation=evaluation,
-                board_options=board_options,
-                move_table=move_table,
-                table_scores=table_scores,
-            )
-        else:
-            self.component = ParallelSearch(
+
+        def make():
+            from trax_fpga.hdl.parallel_search import ParallelSearch
+            from trax_fpga.hdl.track_search import TrackSearch
+
+            if engines is None:
+                return TrackSearch(
+                    self.width,
+                    self.height,
+                    max_depth,
+                    evaluation=evaluation,
+                    board_options=board_options,
+                    move_table=move_table,
+                    table_scores=table_scores,
+                )
+            return ParallelSearch(
                 self.width,
                 self.height,
                 max_depth,
@@ -288,18 +288,48 @@ class TrackSearchSim:
                 shared_table=shared_table,
                 table_scores=table_scores,
             )
-        if backend == "amaranth":
-            backend = AmaranthSimBackend(self.component)
-        elif backend == "verilator":
-            from .verilator import VerilatorSim
 
-            backend = VerilatorSim(self.component)
+        if component is not None:  # a search built by the caller
+            evaluation = component.evaluation
+            move_table = getattr(component, "move_table", 0)
+            table_scores = getattr(component, "table_scores", False)
+        self.evaluation, self.move_table, self.table_scores = evaluation, move_table, table_scores
+        # The component, when one was made: a Verilator build found by the design's parameters
+        # is run without making it (an Amaranth design made and never elaborated is a warning).
+        self.component = component
+        if backend == "verilator" and component is None:
+            from .verilator import VerilatorSim, build_by_parameters, gateware_key
+
+            parameters = (torus, max_depth, evaluation, engines, pv_plies, board_options)
+            key = gateware_key(
+                repr(("TrackSearchSim", *parameters, move_table, shared_table, table_scores))
+            )
+            backend = VerilatorSim(build_by_parameters(key, make))
+        else:
+            if self.component is None:
+                self.component = make()
+            if backend == "amaranth":
+                backend = AmaranthSimBackend(self.component)
+            elif backend == "verilator":
+                from .verilator import VerilatorSim
+
+                backend = VerilatorSim(self.component)
         self.backend: Backend = backend
         self.backend.set("game__start", 0)
         self.backend.set("start", 0)
 
     def __enter__(self) -> TrackSearchSim:
         return self
+
+    def _has_port(self, name: str) -> bool:
+        if self.component is None:
+            return name in self.backend.model.ports
+        return name in self.component.signature.members
+
+    def _port_width(self, name: str) -> int:
+        if self.component is None:
+            return self.backend.model.ports[name].width
+        return len(getattr(self.component, name))
 
     def __exit__(self, *exc) -> None:
         self.close()
@@ -357,7 +387,7 @@ class TrackSearchSim:
         deepest iteration, if not 0 (a parallel search only; the others search to their
         ``max_depth``)."""
         backend = self.backend
-        if "depth_limit" in self.component.signature.members:
+        if self._has_port("depth_limit"):
             backend.set("depth_limit", depth)
         elif depth:
             raise ValueError("only a parallel search takes a depth limit")
@@ -374,7 +404,7 @@ class TrackSearchSim:
             zip(names, get_many(names) if get_many else map(backend.get, names), strict=True)
         )
         score = values["score"]
-        bits = len(self.component.score)
+        bits = self._port_width("score")
         if score >= 1 << (bits - 1):
             score -= 1 << bits
         return SearchResult(

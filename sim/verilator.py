@@ -37,7 +37,8 @@ import struct
 import subprocess
 import sys
 import time
-from importlib import resources
+from collections.abc import Callable
+from importlib import metadata, resources
 from pathlib import Path
 
 from amaranth.back import verilog
@@ -54,7 +55,9 @@ __all__ = [
     "SimulationError",
     "VerilatorSim",
     "build",
+    "build_by_parameters",
     "cache_dir",
+    "gateware_key",
     "reporting",
 ]
 
@@ -323,6 +326,44 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
         if not (directory / "ports.json").exists():  # (not built meanwhile by another process)
             _build_and_keep(component, directory, verilog_text, signed_names, jobs)
     return _load(directory)
+
+
+def gateware_key(parameters: str) -> str:
+    """A digest of ``parameters`` (a design's constructor arguments as text), of Amaranth's
+    version and of every gateware source file: what decides the Verilog a design converts to."""
+    digest = hashlib.sha256(parameters.encode())
+    digest.update(metadata.version("amaranth").encode())
+    hdl = resources.files("trax_fpga.hdl")
+    for source in sorted(hdl.iterdir(), key=lambda item: item.name):
+        if source.name.endswith(".py"):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def build_by_parameters(
+    key: str, make: Callable[[], object], *, log=None, message: str | None = None
+) -> Model:
+    """The build of the design ``make()`` returns, found by ``key`` (:func:`gateware_key`)
+    without converting it to Verilog when it was built before (a many-engine design takes
+    most of a minute to convert); else converted and built (or found by its Verilog) and
+    remembered under ``key``. ``log`` (a callable taking a string) hears ``message`` about a
+    build that has to be made."""
+    settings = hashlib.sha256(key.encode())
+    for part in (_GENERATOR_VERSION, _harness_source(), _verilator_version()):
+        settings.update(part.encode() + b"\0")
+    settings.update(repr((VERILATOR_FLAGS, MAKE_FLAGS)).encode())
+    index = cache_dir() / "designs" / f"{settings.hexdigest()[:24]}.json"
+    if index.exists():
+        directory = Path(json.loads(index.read_text())["directory"])
+        if (directory / "ports.json").exists() and (directory / "obj" / "harness").exists():
+            os.utime(directory)  # recently used: kept by _prune
+            return _load(directory)
+    if log is not None:
+        log(message or "building the simulation with Verilator (the first build takes minutes)")
+    model = build(make())
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_text(json.dumps({"directory": str(model.executable.parent.parent)}))
+    return model
 
 
 @contextlib.contextmanager

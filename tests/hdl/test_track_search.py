@@ -58,17 +58,16 @@ def rtl(request):
 
 def model_search(rtl, position, budget, depth=DEPTH):
     """The software model of ``rtl``'s search (with or without the evaluation and the table)."""
-    component = rtl.component
     return hw_search(
         position,
         TORUS,
         TORUS,
         budget,
         depth,
-        evaluation=component.evaluation,
+        evaluation=rtl.evaluation,
         board="track",
-        move_table=getattr(component, "move_table", 0),  # (a ParallelSearch has none)
-        table_scores=getattr(component, "table_scores", False),
+        move_table=rtl.move_table,
+        table_scores=rtl.table_scores,
     )
 
 

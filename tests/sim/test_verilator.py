@@ -305,3 +305,25 @@ def test_a_build_under_way_is_waited_for_not_made_twice(tmp_path):
     assert [entry.name for entry in tmp_path.iterdir() if entry.is_dir()] == [
         built["first"].executable.parent.parent.name
     ]
+
+
+def test_a_build_is_found_by_its_parameters_without_converting_the_design(tmp_path, monkeypatch):
+    """``build_by_parameters``: the first start makes the design and builds it; a second start
+    with the same key takes the build without making the design; another key (other
+    parameters, or gateware sources that changed) makes it again, and finds the Verilog's
+    build when the Verilog is the same."""
+    monkeypatch.setenv("TRAX_VERILATOR_CACHE", str(tmp_path))
+    made = []
+
+    def make():
+        made.append(1)
+        return COUNTER
+
+    key = verilator_module.gateware_key("counter, 8 bits")
+    first = verilator_module.build_by_parameters(key, make)
+    second = verilator_module.build_by_parameters(key, make)
+    assert len(made) == 1
+    assert second.executable == first.executable and second.executable.exists()
+    assert verilator_module.gateware_key("counter, 9 bits") != key
+    other = verilator_module.build_by_parameters(verilator_module.gateware_key("other"), make)
+    assert len(made) == 2 and other.executable == first.executable
