@@ -75,6 +75,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.bench
+	$(BIN)/python -m trax_fpga.host.search_bench rates
 	$(BIN)/python -m trax_fpga.sim.track_bench
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 8
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7,8 --move-table 16384 --shared-table

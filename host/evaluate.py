@@ -109,7 +109,9 @@ DEFAULT_WEIGHTS = Weights()
 
 
 def track_ends(tiles: dict[tuple[int, int], Tile]) -> dict[Colour, list[tuple[End, End]]]:
-    """Every open track of each colour as its pair of ends (tracks in first-tile order)."""
+    """Every open track of each colour as its pair of ends (tracks in first-tile order), walked
+    from scratch: the specification of the map a position keeps (:meth:`.Position.open_tracks`),
+    which :func:`evaluate` reads."""
     result: dict[Colour, list[tuple[End, End]]] = {Colour.WHITE: [], Colour.BLACK: []}
     for colour in (Colour.WHITE, Colour.BLACK):
         bit = int(colour)
@@ -141,6 +143,17 @@ def track_ends(tiles: dict[tuple[int, int], Tile]) -> dict[Colour, list[tuple[En
                     break
             if not closed:
                 pairs.append((ends[0], ends[1]))
+    return result
+
+
+def _open_tracks_by_colour(position: Position) -> dict[Colour, list[tuple[End, End]]]:
+    """:func:`track_ends` from the open tracks the position keeps (the same pairs, in another
+    order)."""
+    tiles = position.tiles
+    result: dict[Colour, list[tuple[End, End]]] = {Colour.WHITE: [], Colour.BLACK: []}
+    by_bit = (result[Colour.BLACK], result[Colour.WHITE])
+    for a, b in position.open_tracks():
+        by_bit[(tiles[a[:2]] >> a[2]) & 1].append((a, b))
     return result
 
 
@@ -214,7 +227,7 @@ def evaluate(position: Position, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """The score of ``position`` for the side to move (positive: better for it)."""
     if position.box is None:
         return 0
-    ends = track_ends(position.tiles)
+    ends = _open_tracks_by_colour(position)
     mover = position.turn
     own = colour_score(ends[mover], position.box, weights)
     other = colour_score(ends[mover.other], position.box, weights)

@@ -3,6 +3,12 @@
 This is the ground truth of the project: the gateware, the search and the host client are all
 checked against it. Cells are ``(x, y)`` with x growing east and y growing south; the first tile
 sits at ``(0, 0)``. The board is a dict, so it has no edge.
+
+The position also keeps the *open tracks*: every track with two open ends, as a map from each
+end to the other (an end is ``(x, y, d)``: the tile and the side the track leaves it by, into an
+empty cell). ``play()`` joins a turn's tiles into it and ``pop()`` takes them out, a few entries a
+tile, as the gateware's track-end table does; the evaluations read it rather than walking every
+track (:func:`.evaluate.track_ends` walks them, and a test compares the two).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from .tiles import EAST, NORTH, SOUTH, STEP, WEST, Colour, Symbol, Tile
 __all__ = [
     "Box",
     "Constraint",
+    "End",
     "Outcome",
     "Position",
     "Turn",
@@ -34,6 +41,9 @@ class Variant(enum.Enum):
 
 LIMIT_8X8 = 8
 LINE_SPAN = 8  # a line needs a box at least this many tiles across
+
+#: An open end of a track: the tile's cell and the side the track leaves it by.
+End = tuple[int, int, int]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -136,6 +146,9 @@ _FIT_SYMBOL = [
     for k in range(16)
 ]
 _EXIT = {t: tuple(t.exit(d) for d in range(4)) for t in Tile}
+_COLOURS = (Colour.BLACK, Colour.WHITE)
+#: The two tracks of a tile, each as the pair of sides it joins.
+_TRACKS = {t: ((0, t.exit(0)), tuple(d for d in range(1, 4) if d != t.exit(0))) for t in Tile}
 _SYMBOL_ORDER = (Symbol.CROSS, Symbol.SLASH, Symbol.BACKSLASH)
 _FIRST_MOVES = (Move(0, 0, Symbol.CROSS), Move(0, 0, Symbol.SLASH))
 
@@ -154,7 +167,10 @@ class Position:
         self.outcome: Outcome | None = None
         self.turns: list[Turn] = []
         self.first_mover = Colour.WHITE
-        self._undo: list[tuple[Box | None, Outcome | None]] = []
+        #: Each open end's partner: the other end of its track.
+        self._ends: dict[End, End] = {}
+        #: Per turn: the box and outcome before it, and what it changed in ``_ends``.
+        self._undo: list[tuple[Box | None, Outcome | None, list]] = []
 
     # --- construction ------------------------------------------------------------------------
 
@@ -207,6 +223,7 @@ class Position:
                     todo.append(n)
         if len(reached) != len(position.tiles):
             raise TraxError("the tiles are not one connected group")
+        position._link(list(position.tiles))
         return position
 
     def copy(self) -> Position:
@@ -217,6 +234,7 @@ class Position:
         other.outcome = self.outcome
         other.turns = list(self.turns)
         other._undo = list(self._undo)
+        other._ends = dict(self._ends)
         return other
 
     # --- queries -----------------------------------------------------------------------------
@@ -281,9 +299,10 @@ class Position:
         if isinstance(result, str):
             raise IllegalMoveError(move, result)
         mover = self.turn
-        self._undo.append((self.box, self.outcome))
+        changes, loops = self._link(result)
+        self._undo.append((self.box, self.outcome, changes))
         self.box = _grow(self.box, x, y)
-        outcome = self._judge(result, mover)
+        outcome = self._judge(changes, loops, mover)
         placed = tuple((c, self.tiles[c]) for c in result)
         turn = Turn(move, mover, placed, outcome)
         self.turns.append(turn)
@@ -296,10 +315,22 @@ class Position:
     def pop(self) -> Turn:
         """Take back the last move."""
         turn = self.turns.pop()
-        self.box, self.outcome = self._undo.pop()
+        self.box, self.outcome, changes = self._undo.pop()
+        ends = self._ends
+        for end, partner in reversed(changes):
+            if partner is None:
+                del ends[end]
+            else:
+                ends[end] = partner
         for cell, _tile in turn.placed:
             del self.tiles[cell]
         return turn
+
+    def open_tracks(self) -> Iterator[tuple[End, End]]:
+        """Every track with two open ends, once, as its two ends (the lesser first)."""
+        for end, partner in self._ends.items():
+            if end < partner:
+                yield end, partner
 
     def is_legal(self, move: str | Move) -> bool:
         if isinstance(move, str):
@@ -452,6 +483,40 @@ class Position:
         move = self.move_at(cell, Symbol.CROSS)
         return str(move)[:-1]
 
+    def _link(self, cells: list[tuple[int, int]]) -> tuple[list[tuple[End, End | None]], set]:
+        """Join the tracks of ``cells``, tiles just placed (in any order), into the open-end map.
+        Returns the changes made, as ``(end, partner before or None)`` (for :meth:`pop` and the
+        judgement), and the colours of the loops the tiles closed."""
+        tiles, ends = self.tiles, self._ends
+        changes: list[tuple[End, End | None]] = []
+        loops = set()
+        pending = set(cells)
+        for cell in cells:
+            pending.discard(cell)
+            x, y = cell
+            for sides in _TRACKS[tiles[cell]]:
+                far, joined = [], []
+                for side in sides:
+                    dx, dy = STEP[side]
+                    n = (x + dx, y + dy)
+                    if n in tiles and n not in pending:  # the track goes on into n
+                        end = (n[0], n[1], side ^ 2)
+                        partner = ends.pop(end)
+                        changes.append((end, partner))
+                        joined.append(end)
+                        far.append(partner)
+                    else:
+                        far.append((x, y, side))
+                first, second = far
+                if first in joined:  # the track's two ends met: a loop (the game is over)
+                    loops.add(_COLOURS[(tiles[cell] >> sides[0]) & 1])
+                    continue
+                changes.append((first, ends.get(first)))
+                changes.append((second, ends.get(second)))
+                ends[first] = second
+                ends[second] = first
+        return changes, loops
+
     def _remove(self, cells: list[tuple[int, int]]) -> None:
         for cell in cells:
             del self.tiles[cell]
@@ -495,17 +560,22 @@ class Position:
                 placed.append(n)
         return placed
 
-    def _judge(self, placed: list[tuple[int, int]], mover: Colour) -> Outcome | None:
-        """Loops and lines completed by this turn (only tracks through new tiles can be new)."""
-        completed: dict[Colour, str] = {}
-        for colour in (Colour.WHITE, Colour.BLACK):
-            seen: set[tuple[int, int]] = set()
-            for cell in placed:
-                if cell in seen:
-                    continue
-                kind = self._track(cell, colour, seen)
-                if kind == "loop" or (kind == "line" and colour not in completed):
-                    completed[colour] = kind
+    def _judge(self, changes: list, loops: set, mover: Colour) -> Outcome | None:
+        """Loops and lines completed by a turn, from what it changed in the open-end map (only
+        tracks through its tiles can be new): ``loops``, the colours of the loops it closed, and
+        the open tracks it made or extended, whose ends it set last (a line when they lie on
+        opposite sides of the box, at least 8 across)."""
+        completed = dict.fromkeys(loops, "loop")
+        ends, tiles = self._ends, self.tiles
+        if self.box.width < LINE_SPAN and self.box.height < LINE_SPAN:
+            changes = ()  # no line fits yet
+        for end, _before in changes:
+            partner = ends.get(end)
+            if partner is None or end > partner:  # taken up again, or the pair's other entry
+                continue
+            colour = _COLOURS[(tiles[end[:2]] >> end[2]) & 1]
+            if colour not in completed and self._is_line([end, partner]):
+                completed[colour] = "line"
         if mover in completed:
             return Outcome(mover, completed[mover])
         if mover.other in completed:
@@ -513,7 +583,8 @@ class Position:
         return None
 
     def _track(self, cell: tuple[int, int], colour: Colour, seen: set) -> str | None:
-        """Follow the ``colour`` track through ``cell``: 'loop', 'line' or None."""
+        """Follow the ``colour`` track through ``cell``: 'loop', 'line' or None (the walk the
+        tests judge a turn by, against :meth:`_judge`)."""
         tiles = self.tiles
         tile = tiles[cell]
         bit = 1 if colour is Colour.WHITE else 0

@@ -25,6 +25,7 @@ import argparse
 import collections
 import dataclasses
 import pathlib
+import platform
 import random
 import statistics
 import time
@@ -280,6 +281,32 @@ def midgame_positions(count: int, torus: int, records: pathlib.Path) -> list[Pos
     return found[:count]
 
 
+#: The ULX3S board file's search in the model (:data:`.trackresearch.TUNINGS`).
+BOARD_SEARCH = TUNINGS["sw-loops-hash16k-scores"]
+
+
+def rates(budget: int = 3000, count: int = 6) -> None:
+    """Figures: the nodes a second (this process's CPU time) of the software player and of the
+    search model playing the ULX3S board file's search, over the block-RAM figures' positions."""
+    positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
+    where = f"Python {platform.python_version()}, {len(positions)} positions, {budget:,} nodes each"
+    players = (
+        ("software player speed", "host/search.py", lambda p: search(p, budget)),
+        (
+            "search model speed",
+            "host/hwsearch.py, the ULX3S board file's search",
+            lambda p: hw_search(
+                p, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, board="track", tuning=BOARD_SEARCH
+            ),
+        ),
+    )
+    for name, model, play in players:
+        start = time.process_time()
+        nodes = sum(play(position).nodes for position in positions)
+        rate = nodes / (time.process_time() - start)
+        figure(name, f"{rate:,.0f}", "nodes/s", f"{model}, {where}")
+
+
 def parallel(
     depth: int,
     count: int = 12,
@@ -377,6 +404,9 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command")
     speed = sub.add_parser("speed", help="nodes per second and depth per budget (default)")
     speed.add_argument("--budgets", type=int, nargs="+", default=[2000, 5000, 20000])
+    rate = sub.add_parser("rates", help="nodes per second of the software player and the model")
+    rate.add_argument("--budget", type=int, default=3000, help="nodes a search (default 3000)")
+    rate.add_argument("--positions", type=int, default=6, help="positions (default 6)")
     match = sub.add_parser("match", help="self-play games between two players")
     match.add_argument(
         "a",
@@ -438,7 +468,9 @@ def main(argv: list[str] | None = None) -> None:
         "search; default ',sw-loops-hash')",
     )
     args = parser.parse_args(argv)
-    if args.command == "depth":
+    if args.command == "rates":
+        rates(args.budget, args.positions)
+    elif args.command == "depth":
         depth_nodes(args.depth, args.positions, tuple(args.tunings.split(",")))
     elif args.command == "match":
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)

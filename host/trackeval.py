@@ -2,7 +2,8 @@
 
 The gateware (``hdl/track_board.py``) keeps these values up to date as tiles come and go (each
 tile changes only the tracks through it, so the update costs nothing beyond the placement);
-this module computes them from scratch, and a test compares the two at every step.
+this module computes them from the position's open tracks (:meth:`.Position.open_tracks`, kept
+move by move), and a test compares the two at every step.
 
 Specification
 -------------
@@ -33,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 
 from .position import Position
-from .tiles import STEP, Colour, Tile
+from .tiles import STEP, Colour
 
 __all__ = ["TrackFeatures", "kind_counts", "loop_kind", "track_features", "track_score"]
 
@@ -46,6 +47,7 @@ CLAMP = 400
 #: relation of its ends' directions (the same, turned, opposite): ``evaluate.Weights.loop``.
 LOOP_WEIGHTS = ((60, 40, 10), (40, 30, 8), (20, 12, 4), (8, 5, 2))
 SAME, TURNED, OPPOSITE = 0, 1, 2
+_COLOURS = (Colour.BLACK, Colour.WHITE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,27 +80,12 @@ def _tracks(position: Position, width: int, height: int):
     """Every track with two open ends: (colour, the distance of its targets on the torus, the
     directions its two ends leave their tiles in)."""
     tiles = position.tiles
-    seen: set[tuple[int, int, int]] = set()
-    for (x, y), tile in tiles.items():
-        for d, (dx, dy) in enumerate(STEP):
-            if (x + dx, y + dy) in tiles or (x, y, d) in seen:
-                continue
-            colour = Tile(tile).colour(d)
-            # Walk the track from this open end to its other end.
-            cx, cy, entry = x, y, d
-            while True:
-                exit_side = Tile(tiles[(cx, cy)]).exit(entry)
-                sx, sy = STEP[exit_side]
-                nxt = (cx + sx, cy + sy)
-                if nxt not in tiles:
-                    break
-                cx, cy, entry = nxt[0], nxt[1], exit_side ^ 2
-            seen.add((x, y, d))
-            seen.add((cx, cy, exit_side))
-            t1 = (x + dx, y + dy)
-            t2 = (cx + sx, cy + sy)
-            distance = abs(_signed(t1[0] - t2[0], width)) + abs(_signed(t1[1] - t2[1], height))
-            yield colour, distance, d, exit_side
+    for (x1, y1, d1), (x2, y2, d2) in position.open_tracks():
+        colour = _COLOURS[(tiles[(x1, y1)] >> d1) & 1]
+        dx = x1 + STEP[d1][0] - x2 - STEP[d2][0]
+        dy = y1 + STEP[d1][1] - y2 - STEP[d2][1]
+        distance = abs(_signed(dx, width)) + abs(_signed(dy, height))
+        yield colour, distance, d1, d2
 
 
 def track_features(position: Position, width: int, height: int) -> TrackFeatures:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .position import Position
-from .tiles import STEP, Symbol, Tile
+from .tiles import STEP, Symbol
 
 __all__ = ["TrackOrder"]
 
@@ -116,7 +116,7 @@ def _sides(board: dict, cell: tuple[int, int], skip=None) -> tuple[int, int]:
         if n == skip or n not in board:
             continue
         known |= 1 << d
-        if (Tile(board[n]) >> (d ^ 2)) & 1:
+        if (board[n] >> (d ^ 2)) & 1:
             white |= 1 << d
     return known, white
 

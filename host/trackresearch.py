@@ -50,7 +50,7 @@ import dataclasses
 
 from .evaluate import DEFAULT_WEIGHTS
 from .position import Position
-from .tiles import STEP, Colour, Tile
+from .tiles import STEP, Colour
 from .trackeval import ATTACK_WEIGHT, CLAMP, LOST, OWN_ATTACK
 
 __all__ = [
@@ -147,39 +147,26 @@ def research_features(
     targets: list[set] = [set(), set()]
     attack_targets: list[set] = [set(), set()]
     corners: list[list] = [[], []]
-    seen: set[tuple[int, int, int]] = set()
-    for (x, y), tile in tiles.items():
-        for d, (dx, dy) in enumerate(STEP):
-            if (x + dx, y + dy) in tiles or (x, y, d) in seen:
-                continue
-            colour = Tile(tile).colour(d)
-            cx, cy, entry = x, y, d
-            while True:
-                exit_side = Tile(tiles[(cx, cy)]).exit(entry)
-                sx, sy = STEP[exit_side]
-                nxt = (cx + sx, cy + sy)
-                if nxt not in tiles:
-                    break
-                cx, cy, entry = nxt[0], nxt[1], exit_side ^ 2
-            seen.add((x, y, d))
-            seen.add((cx, cy, exit_side))
-            t1 = (x + dx, y + dy)
-            t2 = (cx + sx, cy + sy)
-            ddx = abs(_signed(t1[0] - t2[0], width))
-            ddy = abs(_signed(t1[1] - t2[1], height))
-            distance = ddx + ddy
-            if distance == 1:
-                attacks[colour] += 1
-                attack_targets[colour].update((t1, t2))
-            elif distance == 2:
-                near[colour] += 1
-                targets[colour].update((t1, t2))
-                if (cx, cy) == (x, y):  # both ends on one tile: a 1-1 corner
-                    corners[colour].append(((x, y), tile))
-            elif distance == 3:
-                far[colour] += 1
-            if max(ddx, ddy) >= long_span:
-                long[colour] += 1
+    for (x, y, d), (cx, cy, exit_side) in position.open_tracks():
+        tile = tiles[(x, y)]
+        colour = (tile >> d) & 1
+        t1 = (x + STEP[d][0], y + STEP[d][1])
+        t2 = (cx + STEP[exit_side][0], cy + STEP[exit_side][1])
+        ddx = abs(_signed(t1[0] - t2[0], width))
+        ddy = abs(_signed(t1[1] - t2[1], height))
+        distance = ddx + ddy
+        if distance == 1:
+            attacks[colour] += 1
+            attack_targets[colour].update((t1, t2))
+        elif distance == 2:
+            near[colour] += 1
+            targets[colour].update((t1, t2))
+            if (cx, cy) == (x, y):  # both ends on one tile: a 1-1 corner
+                corners[colour].append(((x, y), tile))
+        elif distance == 3:
+            far[colour] += 1
+        if max(ddx, ddy) >= long_span:
+            long[colour] += 1
     return ResearchFeatures(
         tuple(attacks),
         tuple(near),

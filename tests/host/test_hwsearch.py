@@ -11,8 +11,11 @@ block-RAM board solves them in ``make test`` (tests/hdl/test_track_search.py).
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
+from trax_fpga.host import search_bench
 from trax_fpga.host.hwsearch import WIN, hw_search
 
 from .test_search import TACTICS, forces_win_in_two, is_safe, winning_moves
@@ -66,3 +69,15 @@ def test_win_in_two_by_double_threat(tactic):
     result = hw_search(tactic.position(), WINDOW, WINDOW, budget_of(tactic), MAX_DEPTH)
     assert solves(tactic, result.move), result
     assert result.score >= WIN - 3, result
+
+
+def test_rates_prints_one_figure_line_for_each_search(capsys, monkeypatch):
+    """``search_bench rates`` (in ``make bench``): the software player's and the model's nodes
+    a second, each a figure line ``<name>: <value> nodes/s (<model>, <conditions>)``."""
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent.parent)
+    search_bench.main(["rates", "--budget", "200", "--positions", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["software player speed", "search model speed"]
+    for line in lines:
+        value = line.split(": ")[1].split(" nodes/s (")[0]
+        assert int(value.replace(",", "")) > 0 and "2 positions, 200 nodes each)" in line
