@@ -421,9 +421,11 @@ CACHE_SIZE = 64
 
 
 def _prune(root: Path) -> None:
+    """Remove all but the most recent builds in ``root`` (leaving room for one more), and the
+    unfinished ones left for a day; the index folders (not builds) stay."""
     entries = [entry for entry in root.iterdir() if entry.is_dir()]
     builds = sorted(
-        (entry for entry in entries if ".tmp" not in entry.name),
+        (e for e in entries if ".tmp" not in e.name and (e / "ports.json").exists()),
         key=lambda entry: entry.stat().st_mtime,
         reverse=True,
     )

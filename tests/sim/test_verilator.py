@@ -259,15 +259,19 @@ def test_stream_send_receive_until_and_timeout(playground):
 
 
 def test_cache_keeps_the_most_recent_builds(tmp_path, monkeypatch):
+    """The oldest builds go, and unfinished ones a day old; the index folders of builds found
+    by their parameters (``boards``, ``designs``) are no builds, however old, and stay."""
     monkeypatch.setattr(verilator_module, "CACHE_SIZE", 3)
     for age, name in enumerate(["e", "d", "c", "b", "a"]):
         (tmp_path / name).mkdir()
+        (tmp_path / name / "ports.json").write_text("[]")
         os.utime(tmp_path / name, (1000 - age, 1000 - age))
-    (tmp_path / "x.tmp123").mkdir()
-    os.utime(tmp_path / "x.tmp123", (1000, 1000))
+    for name in ("x.tmp123", "boards", "designs"):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (900, 900))
     verilator_module._prune(tmp_path)
     # Room for the build about to be made: the two most recent stay.
-    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["d", "e"]
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["boards", "d", "designs", "e"]
 
 
 COUNTER = """module top(input clk, input rst, output reg [7:0] count);
