@@ -54,10 +54,9 @@ class TrackOrder:
     def play(self, move):
         """Play ``move`` (raises ``IllegalMoveError`` as the position does, changing nothing);
         the position's :class:`~.position.Turn`."""
-        before = dict(self.position.tiles)
         turn = self.position.play(move)
         self._marks.append(len(self.frontier))
-        self._follow(before, turn)
+        self._follow(turn)
         return turn
 
     def pop(self):
@@ -70,24 +69,25 @@ class TrackOrder:
         tiles = self.position.tiles
         self.frontier = [cell for cell in self.frontier if cell not in tiles]
 
-    def _follow(self, before: dict, turn) -> None:
+    def _follow(self, turn) -> None:
         """The gateware's tile order for ``turn``, appending to the list as it goes."""
-        board = dict(before)
-        placed = dict(turn.placed)
+        tiles = self.position.tiles  # (after the turn: its tiles not yet reached are waiting)
+        waiting = {cell for cell, _tile in turn.placed}
         stack = [turn.placed[0][0]]
         while stack:
             cell = stack.pop()
-            board[cell] = placed[cell]
+            waiting.discard(cell)
             x, y = cell
             pushes = []
-            for dx, dy in STEP:
+            for d, (dx, dy) in enumerate(STEP):
                 n = (x + dx, y + dy)
-                if n in board:
+                if n in tiles and n not in waiting:
                     continue
-                without = _sides(board, n, skip=cell)
-                if not without[0]:
+                known, white = _sides(tiles, n, waiting)
+                facing = ~(1 << (d ^ 2))  # n's side toward cell: what it had before cell
+                if not known & facing:
                     self.frontier.append(n)
-                if _forced(*_sides(board, n)) and not _forced(*without):
+                if _forced(known, white) and not _forced(known & facing, white & facing):
                     pushes.append(n)
             stack.extend(pushes)
 
@@ -106,17 +106,18 @@ class TrackOrder:
                     yield index, cell, symbol
 
 
-def _sides(board: dict, cell: tuple[int, int], skip=None) -> tuple[int, int]:
+def _sides(tiles: dict, cell: tuple[int, int], waiting: set) -> tuple[int, int]:
     """(known, white): the masks of the sides of ``cell`` that have a tile, and that show white
-    (ignoring the tile at ``skip``)."""
+    (ignoring the tiles ``waiting`` to be placed)."""
     known = white = 0
     x, y = cell
     for d, (dx, dy) in enumerate(STEP):
         n = (x + dx, y + dy)
-        if n == skip or n not in board:
+        tile = tiles.get(n)
+        if tile is None or n in waiting:
             continue
         known |= 1 << d
-        if (board[n] >> (d ^ 2)) & 1:
+        if (tile >> (d ^ 2)) & 1:
             white |= 1 << d
     return known, white
 
