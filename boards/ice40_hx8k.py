@@ -1,23 +1,19 @@
 """iCE40-HX8K Breakout Board (iCE40HX8K-B-EVN, CT256): the larger iCE40.
 
 =================  ==========================================================================
-player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
-                   3-ply mate search (``max_depth: 3, evaluation: False``) on the board that
-                   trades clocks for logic (``board_options``: ``COMPACT_OPTIONS``, as the
-                   iCEBreaker's). Built at commit 22b40ec: 5309 of 7680 logic cells, 69%; 1308
-                   FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 72 s; this
-                   is ``make test``'s build. Before, on the fast board: since the board's
-                   speed-ups (13.2 clocks per node, was 21.2) the evaluation no longer fits beside
-                   it, not even with 4 plies (not tried on the compact board). Built at commit
-                   80f9e82: 7461 of 7680 logic cells,
-                   97%; 1508 FFs; 19 of 32 block RAMs (every memory but the plies' marks and the
-                   search's per-ply fields, a few registers); 29.6 MHz routed against the 12 MHz
-                   clock; 104 s with other jobs running. At commit
-                   fff08ea: 7149 cells, 93%, 29.3 MHz. At commit e662001: 6824 cells, 89%,
-                   39.8 MHz. (Until commit e600b93 this file asked only for ``evaluation:
-                   False`` and the docs said 6 plies, but the build's option merge dropped the
-                   boards' 6, so 3 was built; 6 plies need 7772 cells, more than the part has.)
-                   With the evaluation at commit a70917e (the slower board): 6868 cells, 48.2 MHz
+player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with the
+                   search the ULX3S's engines play, to 6 plies (``max_depth: 6``, the evaluation,
+                   its threat extension and killers), on the board that trades clocks for logic
+                   (``board_options``: ``COMPACT_OPTIONS``, as the iCEBreaker's). Built at commit
+                   7c6f26d's gateware (twenty-second session): 7270 of 7680 logic cells, 95%;
+                   1693 FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 233 s
+                   beside other jobs; this is ``make test``'s build. With 3 plies 6553 cells
+                   (85%), 37.2 MHz; with 4, 6783 (88%), 36.3 MHz. Before it, a 3-ply mate search
+                   (``evaluation: False``) on the same board: at commit 22b40ec 5309 cells (69%),
+                   1308 FFs, 21 block RAMs, 33.1 MHz, 72 s. On the fast board (the ULX3S's
+                   engine, 8.3 clocks a node against 16.9) the evaluation does not fit, not even
+                   with 4 plies: built at commit 80f9e82 as a 3-ply mate search it took 7461 of
+                   7680 logic cells (97%), 29.6 MHz, and 6 plies needed 7772 cells.
 window (history)   the first design (per-cell rules core and search, removed since; in the git
                    history) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers and
                    the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%; 1388 FFs;
@@ -50,11 +46,11 @@ BOARD = BoardSpec(
     platform=ICE40HX8KBEVNPlatform,
     torus=(32, 32),
     clock_hz=12e6,
-    # A 3-ply mate searcher on the board that trades clocks for logic (COMPACT_OPTIONS).
+    # The evaluation's search to 6 plies on the board that trades clocks for logic.
     player_options={
         "search_options": {
-            "max_depth": 3,
-            "evaluation": False,
+            "max_depth": 6,
+            "evaluation": True,
             "board_options": COMPACT_OPTIONS,
         }
     },

@@ -183,9 +183,10 @@ def _check_block_ram(report, build_dir, board_options=None):
 def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     """The open-tool flow end to end on the complete player as the board file states it (its
     torus and player options): it routes and meets timing, and its memories are in block RAM.
-    The HX8K's (a 32 x 32 torus, a 3-ply mate search on the compact board, 69% of the cells)
-    takes about 80 s here and runs in `make test`; the iCEBreaker's (the same, 98%, synthesized
-    with -dff) about 210 s, in `make test-slow`."""
+    The HX8K's (a 32 x 32 torus, the evaluation's 6-ply search on the compact board, 95% of
+    the cells) takes about 2 to 4 minutes here and runs in `make test`; the iCEBreaker's (a
+    3-ply mate search on the compact board, 99%, synthesized with -dff) about 210 s, in `make
+    test-slow`."""
     spec = load_board(board)
     report = _check_build(board, "{}x{}".format(*spec.torus), tmp_path)
     assert report["top"] == "player"
@@ -222,9 +223,9 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "table_scores": True,
             },
         ),
-        ("ice40_hx8k", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
+        ("ice40_hx8k", None, None, {"max_depth": 6, "evaluation": True, "board_options": COMPACT}),
         ("icebreaker", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
-        ("ice40_hx8k", 2, None, {"max_depth": 3, "evaluation": False, "engines": 2}),
+        ("ice40_hx8k", 2, None, {"max_depth": 6, "evaluation": True, "engines": 2}),
         (
             "ulx3s_85f",
             7,
