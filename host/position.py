@@ -567,9 +567,8 @@ class Position:
         opposite sides of the box, at least 8 across)."""
         completed = dict.fromkeys(loops, "loop")
         ends, tiles = self._ends, self.tiles
-        if self.box.width < LINE_SPAN and self.box.height < LINE_SPAN:
-            changes = ()  # no line fits yet
-        for end, _before in changes:
+        line_fits = self.box.width >= LINE_SPAN or self.box.height >= LINE_SPAN
+        for end, _before in changes if line_fits else ():
             partner = ends.get(end)
             if partner is None or end > partner:  # taken up again, or the pair's other entry
                 continue

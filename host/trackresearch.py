@@ -247,9 +247,9 @@ TUNINGS: dict[str, TrackTuning] = {
     "sw-loops-pt100": TrackTuning(software=True, software_lines=False, pseudo_threat=100),
     # Reductions of the moves away from the last two turns, on the board file's search.
     "hash16k-scores-r2": dataclasses.replace(_BOARD_FILE, reduce_far=2),
+    "hash16k-scores-r2-root": dataclasses.replace(_BOARD_FILE, reduce_far=2, reduce_from=0),
     # The board file's search with the software player's line progress (twenty-second session).
     "hash16k-scores-lines": dataclasses.replace(_BOARD_FILE, software_lines=True),
-    "hash16k-scores-r2-root": dataclasses.replace(_BOARD_FILE, reduce_far=2, reduce_from=0),
     # The threat search on the board's evaluation, answers at the attack's targets only.
     "sw-loops-threat2": TrackTuning(
         software=True, software_lines=False, threat_plies=2, threat_answers="targets"

@@ -321,6 +321,12 @@ class TrackSearchSim:
     def __enter__(self) -> TrackSearchSim:
         return self
 
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.backend.close()
+
     def _has_port(self, name: str) -> bool:
         if self.component is None:
             return name in self.backend.model.ports
@@ -330,12 +336,6 @@ class TrackSearchSim:
         if self.component is None:
             return self.backend.model.ports[name].width
         return len(getattr(self.component, name))
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        self.backend.close()
 
     def _wait(self, port: str) -> int:
         backend = self.backend
