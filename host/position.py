@@ -318,8 +318,8 @@ class Position:
         self.box, self.outcome, changes = self._undo.pop()
         ends = self._ends
         for end, partner in reversed(changes):
-            if partner is None:  # (tolerant: a play cut short by a signal may have left it out)
-                ends.pop(end, None)
+            if partner is None:
+                del ends[end]
             else:
                 ends[end] = partner
         for cell, _tile in turn.placed:

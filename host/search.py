@@ -443,8 +443,7 @@ def search(
         raise ValueError(f"max_depth must be a positive integer or None, not {max_depth!r}")
     if position.outcome is not None:
         raise ValueError(f"the game is over ({position.outcome})")
-    searcher = _Searcher(position, nodes, weights, extension)
-    try:
-        return searcher.run(MAX_DEPTH if max_depth is None else min(max_depth, MAX_DEPTH))
-    finally:
-        _unwind(position, searcher.root_ply)
+    # The search plays on a copy: a signal (Ctrl-C, SIGTERM) that lands inside a play leaves
+    # the copy half-changed, never the caller's position.
+    searcher = _Searcher(position.copy(), nodes, weights, extension)
+    return searcher.run(MAX_DEPTH if max_depth is None else min(max_depth, MAX_DEPTH))

@@ -240,6 +240,36 @@ def test_deterministic():
     assert first.nodes == 3000
 
 
+@pytest.mark.parametrize("calls", [1, 2, 50, 400])
+def test_an_interrupt_inside_a_play_leaves_the_position_as_it_was(calls, monkeypatch):
+    """A signal that lands inside ``Position.play`` (after its tracks were joined, before the
+    turn was recorded) stops the search with the signal's exception and leaves the caller's
+    position whole: the referee's Ctrl-C once surfaced as a KeyError from the search's
+    unwinding instead (a clean-clone run of commit 09b0589)."""
+
+    def state(p):
+        return dict(p.tiles), dict(p._ends), list(p.turns), p.box
+
+    position = TACTICS[-1].position()
+    before = state(position)
+    link, seen = Position._link, []
+
+    def interrupted_link(self, cells):
+        result = link(self, cells)
+        seen.append(1)
+        if len(seen) == calls:
+            raise KeyboardInterrupt
+        return result
+
+    monkeypatch.setattr(Position, "_link", interrupted_link)
+    with pytest.raises(KeyboardInterrupt):
+        search(position, 3000)
+    monkeypatch.undo()
+    assert len(seen) == calls
+    assert state(position) == before
+    assert search(position, 300) == search(TACTICS[-1].position(), 300)
+
+
 @pytest.mark.parametrize("budget", [1, 5, 40, 300])
 def test_tiny_budgets_still_give_a_legal_move(budget):
     position = TACTICS[0].position()
@@ -314,26 +344,20 @@ def test_evaluation_is_symmetric_on_the_first_tile():
     assert evaluate(Position.from_moves(["@0+"])) == DEFAULT_WEIGHTS.tempo
 
 
-class CountingPosition(Position):
-    """A position that counts its successful plays."""
+@pytest.mark.parametrize(("budget", "max_depth"), [(50, None), (2000, 1), (8000, 2)])
+def test_nodes_count_every_play_exactly(budget, max_depth, monkeypatch):
+    tactic = next(t for t in TACTICS if t.kind == "defend-loop")
+    position = Position.from_moves(tactic.moves)
+    play, plays = Position.play, []
 
-    plays = 0
-
-    def play(self, move):
-        turn = super().play(move)
-        self.plays += 1
+    def counted(self, move):
+        turn = play(self, move)
+        plays.append(move)
         return turn
 
-
-@pytest.mark.parametrize(("budget", "max_depth"), [(50, None), (2000, 1), (8000, 2)])
-def test_nodes_count_every_play_exactly(budget, max_depth):
-    tactic = next(t for t in TACTICS if t.kind == "defend-loop")
-    position = CountingPosition()
-    for move in tactic.moves:
-        position.play(move)
-    position.plays = 0
+    monkeypatch.setattr(Position, "play", counted)
     result = search(position, budget, max_depth)
-    assert result.nodes == position.plays
+    assert result.nodes == len(plays)
     assert result.nodes <= budget
 
 
