@@ -164,7 +164,9 @@ class ModelChooser:
     docs/parallel.md), ``nodes`` per engine. ``move_table`` is the entries of the table of best
     moves (shared by the engines; 0: none), which with ``table_scores`` holds the nodes' values
     too (docs/hash-moves.md); the defaults are the ULX3S board file's. The table is empty at the
-    start of every search, as the board's.
+    start of every search, as the board's. With one engine on a torus of at most 64 x 64 the
+    model runs compiled (:mod:`.fastmodel`: node for node the same, some 180 times faster) when
+    a C compiler is at hand.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -225,13 +227,17 @@ class ModelChooser:
         import dataclasses
 
         # imported on use, as the software search
+        from . import fastmodel
         from .hwparallel import hw_parallel_search
         from .hwsearch import hw_search
 
         start = time.perf_counter()
         size, nodes, depth = self.torus, self.nodes, self.depth
         table = {"move_table": self.move_table, "table_scores": self.table_scores}
-        if self.engines == 1:
+        compiled = self.engines == 1 and size <= 64 and fastmodel.available()
+        if compiled:  # node for node the Python model, some 180 times faster
+            result = fastmodel.fast_search(position, size, size, nodes, depth, **table)
+        elif self.engines == 1:
             result = hw_search(position, size, size, nodes, depth, board="track", **table)
         else:
             result = hw_parallel_search(
@@ -242,12 +248,13 @@ class ModelChooser:
             )
         elapsed = time.perf_counter() - start
         log.info(
-            "%s: depth %d score %d nodes %d in %.3f s (model%s)",
+            "%s: depth %d score %d nodes %d in %.3f s (%s%s)",
             result.move,
             result.depth,
             result.score,
             result.nodes,
             elapsed,
+            "compiled model" if compiled else "model",
             f", {self.engines} engines" if self.engines > 1 else "",
         )
         if result.move is None:

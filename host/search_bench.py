@@ -25,13 +25,13 @@ import argparse
 import collections
 import dataclasses
 import pathlib
-import platform
 import random
 import statistics
 import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
+from .fastmodel import fast_search
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import hw_search
 from .judge import game_moves
@@ -286,24 +286,39 @@ BOARD_SEARCH = TUNINGS["sw-loops-hash16k-scores"]
 
 
 def rates(budget: int = 3000, count: int = 6) -> None:
-    """Figures: the nodes a second (this process's CPU time) of the software player and of the
-    search model playing the ULX3S board file's search, over the block-RAM figures' positions."""
+    """Figures: the nodes a second (this process's CPU time) of the software player, of the
+    search model playing the ULX3S board file's search, and of the gateware's own model in
+    Python and compiled (the compiled one at 100 times the budget, a real board's nodes a
+    move), over the block-RAM figures' positions."""
     positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
-    where = f"Python {platform.python_version()}, {len(positions)} positions, {budget:,} nodes each"
+    size, depth = HW_WINDOW, HW_MAX_DEPTH
+    gateware = {"move_table": 16384, "table_scores": True}
     players = (
-        ("software player speed", "host/search.py", lambda p: search(p, budget)),
+        ("software player speed", "host/search.py", budget, lambda p, n: search(p, n)),
         (
             "search model speed",
             "host/hwsearch.py, the ULX3S board file's search",
-            lambda p: hw_search(
-                p, HW_WINDOW, HW_WINDOW, budget, HW_MAX_DEPTH, board="track", tuning=BOARD_SEARCH
-            ),
+            budget,
+            lambda p, n: hw_search(p, size, size, n, depth, board="track", tuning=BOARD_SEARCH),
+        ),
+        (
+            "gateware model speed",
+            "host/hwsearch.py, the gateware's search, 1 engine",
+            budget,
+            lambda p, n: hw_search(p, size, size, n, depth, board="track", **gateware),
+        ),
+        (
+            "compiled gateware model speed",
+            "host/fastmodel.c, the gateware's search, 1 engine",
+            budget * 100,
+            lambda p, n: fast_search(p, size, size, n, depth, **gateware),
         ),
     )
-    for name, model, play in players:
+    for name, model, nodes_each, play in players:
         start = time.process_time()
-        nodes = sum(play(position).nodes for position in positions)
+        nodes = sum(play(position, nodes_each).nodes for position in positions)
         rate = nodes / (time.process_time() - start)
+        where = f"{len(positions)} positions, {nodes_each:,} nodes each"
         figure(name, f"{rate:,.0f}", "nodes/s", f"{model}, {where}")
 
 

@@ -77,7 +77,9 @@ def test_rates_prints_one_figure_line_for_each_search(capsys, monkeypatch):
     monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent.parent)
     search_bench.main(["rates", "--budget", "200", "--positions", "2"])
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["software player speed", "search model speed"]
+    names = ["software player speed", "search model speed", "gateware model speed"]
+    assert [line.split(":")[0] for line in lines] == [*names, "compiled gateware model speed"]
     for line in lines:
         value = line.split(": ")[1].split(" nodes/s (")[0]
-        assert int(value.replace(",", "")) > 0 and "2 positions, 200 nodes each)" in line
+        budget = "20,000" if line.startswith("compiled") else "200"
+        assert int(value.replace(",", "")) > 0 and f"2 positions, {budget} nodes each)" in line

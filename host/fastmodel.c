@@ -1,0 +1,741 @@
+/* The block-RAM board's search, compiled: host/hwsearch.py's hw_search with board="track" (no
+ * research tuning), node for node, and the rules and frontier list it plays on
+ * (host/position.py, host/trackorder.py, host/trackeval.py, host/movetable.py).
+ *
+ * The Python modules are the specification; this file follows them statement by statement so
+ * that a test can compare the two on the same positions (the move, score, depth and nodes).
+ * It exists for speed: a series of games at a real board's nodes a move (millions) is out of
+ * reach of the Python model. Built and loaded by host/fastmodel.py (one shared library, no
+ * Python API: plain C functions called through ctypes).
+ *
+ * Cells are (x, y) on a 256 x 256 grid around the first tile (x, y in -100 .. 100): a game
+ * the model can play fits a torus of at most 64 x 64, so its tiles never come near the grid's
+ * edge. An end of a track is cell * 4 + side (the side it leaves its tile by, N E S W). */
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRID 256
+#define CELLS (GRID * GRID)
+#define REACH 100 /* the largest |x| or |y| a tile may have */
+#define MAX_TURNS 8192
+#define MAX_TILES 16384
+#define MAX_CHANGES (MAX_TILES * 12)
+#define MAX_FRONTIER (MAX_TILES * 4)
+#define MAX_PLY 64
+#define CAND_STACK (1 << 20)
+
+#define WIN 1000
+#define MATE_BOUND (WIN - 100)
+#define INFINITY_SCORE 2000
+#define MAX_EXTENSIONS 1 /* host/hweval.py */
+
+/* host/trackeval.py */
+#define OWN_ATTACK 500
+#define LOST (-500)
+#define ATTACK_WEIGHT 150
+#define TEMPO 20
+#define CLAMP 400
+static const int LOOP_WEIGHTS[4][3] = {{60, 40, 10}, {40, 30, 8}, {20, 12, 4}, {8, 5, 2}};
+
+/* host/movetable.py */
+#define KEY_MULTIPLIER 0x9E3779B1ULL
+#define KEY_SHIFT 15
+#define KEY_HIGH_MULTIPLIER 0x85EBULL
+#define KEY_HIGH_SHIFT 23
+enum { EXACT, LOWER, UPPER };
+
+enum { BLACK = 0, WHITE = 1 };
+enum { LOOP = 1, LINE = 2 };
+#define NONE (-1)
+#define DEAD (-1)
+
+static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+static const int STEP[4] = {-GRID, 1, GRID, -1};
+/* Symbol.variants (white-first, black-first) for + / \ */
+static const int VARIANTS[3][2] = {{0x5, 0xA}, {0x9, 0x6}, {0x3, 0xC}};
+
+static int cell_of(int x, int y) { return ((y + 128) & 255) << 8 | ((x + 128) & 255); }
+static int cell_x(int c) { return (c & 255) - 128; }
+static int cell_y(int c) { return (c >> 8) - 128; }
+
+static int FORCED[16][16];    /* a tile's mask, 0 (not forced) or DEAD */
+static int FIT[16][16][3];    /* the tile of a symbol that fits, or 0 */
+static int EXIT[16][4];       /* the other side of the track entering a tile by a side */
+static int TILE_NUMBER[16];   /* the tile's place in host/tiles.py's Tile */
+static int tables_ready;
+
+static int popcount4(int v) { return (v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1); }
+
+static void make_tables(void) {
+    static const int order[6] = {0x5, 0xA, 0x9, 0x6, 0x3, 0xC};
+    for (int k = 0; k < 16; k++)
+        for (int w = 0; w < 16; w++) {
+            int code = 0;
+            if (!(w & ~k)) {
+                int whites = popcount4(w), blacks = popcount4(k & ~w);
+                if (whites >= 3 || blacks >= 3) code = DEAD;
+                else if (whites == 2) code = w;
+                else if (blacks == 2) code = (k & ~w) ^ 0xF;
+            }
+            FORCED[k][w] = code;
+            for (int s = 0; s < 3; s++) {
+                FIT[k][w][s] = 0;
+                if (w & ~k) continue;
+                for (int v = 0; v < 2; v++)
+                    if ((VARIANTS[s][v] & k) == w) {
+                        FIT[k][w][s] = VARIANTS[s][v];
+                        break;
+                    }
+            }
+        }
+    for (int n = 0; n < 6; n++) {
+        int t = order[n];
+        TILE_NUMBER[t] = n;
+        for (int d = 0; d < 4; d++)
+            for (int e = 0; e < 4; e++)
+                if (e != d && ((t >> e) & 1) == ((t >> d) & 1)) EXIT[t][d] = e;
+    }
+    tables_ready = 1;
+}
+
+/* --- the position (host/position.py) and its frontier list (host/trackorder.py) ----------- */
+
+typedef struct {
+    int start, count;  /* its tiles in `placed` */
+    int changes;       /* where its changes to the open-end map start */
+    int had_box, box[4], outcome_before;
+    int mover, outcome; /* outcome: 0, or (winner + 1) | reason << 2 */
+    int frontier_mark;
+} Turn;
+
+typedef struct {
+    int width, height; /* the torus (tile keys, distances, what fits) */
+    uint8_t tile[CELLS];
+    uint8_t flag[CELLS]; /* scratch: a turn's tiles still pending or waiting */
+    int32_t ends[CELLS * 4];
+    int32_t open_pos[CELLS * 4];
+    int32_t open_list[MAX_TILES * 4];
+    int n_open;
+    int has_box, min_x, min_y, max_x, max_y;
+    int outcome;
+    uint64_t key;
+    Turn turns[MAX_TURNS];
+    int n_turns;
+    int32_t placed[MAX_TILES];
+    int n_placed;
+    int32_t change_end[MAX_CHANGES], change_partner[MAX_CHANGES];
+    int n_changes;
+    int32_t frontier[MAX_FRONTIER];
+    int n_frontier;
+    int32_t stack[MAX_FRONTIER];
+} Position;
+
+static int mod(int v, int m) { return ((v % m) + m) % m; }
+
+static uint64_t tile_key(const Position *p, int c, int t) {
+    uint64_t number = (uint64_t)((mod(cell_y(c), p->height) * 64 + mod(cell_x(c), p->width)) << 3
+                                 | TILE_NUMBER[t]);
+    uint64_t high = (number * KEY_HIGH_MULTIPLIER) >> KEY_HIGH_SHIFT;
+    return ((number * KEY_MULTIPLIER) >> KEY_SHIFT) | high << 32;
+}
+
+static void put(Position *p, int c, int t) {
+    p->tile[c] = (uint8_t)t;
+    p->key ^= tile_key(p, c, t);
+}
+
+static void take(Position *p, int c) {
+    p->key ^= tile_key(p, c, p->tile[c]);
+    p->tile[c] = 0;
+}
+
+static void constraint(const Position *p, int c, int *known, int *white) {
+    int k = 0, w = 0;
+    for (int d = 0; d < 4; d++) {
+        int t = p->tile[c + STEP[d]];
+        if (t) {
+            k |= 1 << d;
+            w |= ((t >> (d ^ 2)) & 1) << d;
+        }
+    }
+    *known = k;
+    *white = w;
+}
+
+static void set_end(Position *p, int e, int partner) {
+    if (p->ends[e] == NONE) {
+        p->open_pos[e] = p->n_open;
+        p->open_list[p->n_open++] = e;
+    }
+    p->ends[e] = partner;
+}
+
+static void del_end(Position *p, int e) {
+    int i = p->open_pos[e], last = p->open_list[--p->n_open];
+    p->open_list[i] = last;
+    p->open_pos[last] = i;
+    p->ends[e] = NONE;
+}
+
+static void change(Position *p, int e) {
+    p->change_end[p->n_changes] = e;
+    p->change_partner[p->n_changes++] = p->ends[e];
+}
+
+static int colour_at(const Position *p, int e) { return (p->tile[e >> 2] >> (e & 3)) & 1; }
+
+/* Position._link: join the turn's tiles into the open-end map; the loops' colours (bits). */
+static int link_tiles(Position *p, int start, int count) {
+    int loops = 0;
+    for (int i = start; i < start + count; i++) p->flag[p->placed[i]] = 1;
+    for (int i = start; i < start + count; i++) {
+        int c = p->placed[i], t = p->tile[c];
+        p->flag[c] = 0;
+        int e0 = EXIT[t][0], others[2], n_others = 0;
+        for (int d = 1; d < 4; d++)
+            if (d != e0) others[n_others++] = d;
+        int tracks[2][2] = {{0, e0}, {others[0], others[1]}};
+        for (int k = 0; k < 2; k++) {
+            int far[2], joined[2], n_joined = 0;
+            for (int j = 0; j < 2; j++) {
+                int side = tracks[k][j], n = c + STEP[side];
+                if (p->tile[n] && !p->flag[n]) {
+                    int end = n * 4 + (side ^ 2), partner = p->ends[end];
+                    change(p, end);
+                    del_end(p, end);
+                    joined[n_joined++] = end;
+                    far[j] = partner;
+                } else {
+                    far[j] = c * 4 + side;
+                }
+            }
+            int loop = 0;
+            for (int j = 0; j < n_joined; j++) loop |= joined[j] == far[0];
+            if (loop) {
+                loops |= 1 << ((t >> tracks[k][0]) & 1);
+                continue;
+            }
+            change(p, far[0]);
+            change(p, far[1]);
+            set_end(p, far[0], far[1]);
+            set_end(p, far[1], far[0]);
+        }
+    }
+    return loops;
+}
+
+static int is_line(const Position *p, int e1, int e2) {
+    int x1 = cell_x(e1 >> 2), y1 = cell_y(e1 >> 2), d1 = e1 & 3;
+    int x2 = cell_x(e2 >> 2), y2 = cell_y(e2 >> 2), d2 = e2 & 3;
+    int width = p->max_x - p->min_x + 1, height = p->max_y - p->min_y + 1;
+    if (width >= 8 && ((d1 == 3 && d2 == 1) || (d1 == 1 && d2 == 3))) {
+        int west = d1 == 3 ? x1 : x2, east = d1 == 3 ? x2 : x1;
+        if (west == p->min_x && east == p->max_x) return 1;
+    }
+    if (height >= 8 && ((d1 == 0 && d2 == 2) || (d1 == 2 && d2 == 0))) {
+        int north = d1 == 0 ? y1 : y2, south = d1 == 0 ? y2 : y1;
+        if (north == p->min_y && south == p->max_y) return 1;
+    }
+    return 0;
+}
+
+/* Position._judge */
+static int judge(const Position *p, int changes, int loops, int mover) {
+    int completed[2] = {loops & 1 ? LOOP : 0, loops & 2 ? LOOP : 0};
+    int width = p->max_x - p->min_x + 1, height = p->max_y - p->min_y + 1;
+    if (width >= 8 || height >= 8)
+        for (int i = changes; i < p->n_changes; i++) {
+            int end = p->change_end[i], partner = p->ends[end];
+            if (partner == NONE || end > partner) continue;
+            int colour = colour_at(p, end);
+            if (!completed[colour] && is_line(p, end, partner)) completed[colour] = LINE;
+        }
+    if (completed[mover]) return (mover + 1) | completed[mover] << 2;
+    if (completed[!mover]) return (!mover + 1) | completed[!mover] << 2;
+    return 0;
+}
+
+static int forced_mask(int known, int white) {
+    int whites = popcount4(known & white), blacks = popcount4(known & ~white & 0xF);
+    return whites >= 2 || blacks >= 2;
+}
+
+/* TrackOrder._follow: the gateware's tile order for the turn, appending to the list. */
+static void follow(Position *p, const Turn *turn) {
+    for (int i = turn->start; i < turn->start + turn->count; i++) p->flag[p->placed[i]] = 1;
+    int top = 0;
+    p->stack[top++] = p->placed[turn->start];
+    while (top) {
+        int c = p->stack[--top];
+        p->flag[c] = 0;
+        int pushes[4], n_pushes = 0;
+        for (int d = 0; d < 4; d++) {
+            int n = c + STEP[d];
+            if (p->tile[n] && !p->flag[n]) continue;
+            int known = 0, white = 0;
+            for (int e = 0; e < 4; e++) {
+                int m = n + STEP[e], t = p->tile[m];
+                if (!t || p->flag[m]) continue;
+                known |= 1 << e;
+                if ((t >> (e ^ 2)) & 1) white |= 1 << e;
+            }
+            int facing = ~(1 << (d ^ 2)) & 0xF;
+            if (!(known & facing)) p->frontier[p->n_frontier++] = n;
+            if (forced_mask(known, white) && !forced_mask(known & facing, white & facing))
+                pushes[n_pushes++] = n;
+        }
+        for (int j = 0; j < n_pushes; j++) p->stack[top++] = pushes[j];
+    }
+    for (int i = turn->start; i < turn->start + turn->count; i++) p->flag[p->placed[i]] = 0;
+}
+
+static int turn_colour(const Position *p) { return p->n_turns % 2 == 0 ? WHITE : BLACK; }
+
+/* Position.play (the unlimited game) and TrackOrder.play: 1 if played, 0 if illegal (then
+ * nothing changed). */
+static int play(Position *p, int x, int y, int symbol) {
+    if (p->outcome) return 0;
+    if (p->n_turns >= MAX_TURNS - 1 || x < -REACH || x > REACH || y < -REACH || y > REACH)
+        return 0;
+    int c = cell_of(x, y), start = p->n_placed;
+    if (!p->has_box) {
+        if (x != 0 || y != 0 || symbol == 2) return 0;
+        put(p, c, VARIANTS[symbol][0]);
+        p->placed[p->n_placed++] = c;
+    } else {
+        if (p->tile[c]) return 0;
+        int known, white;
+        constraint(p, c, &known, &white);
+        if (!known) return 0;
+        int t = FIT[known][white][symbol];
+        if (!t) return 0;
+        put(p, c, t);
+        p->placed[p->n_placed++] = c;
+        for (int i = start; i < p->n_placed; i++) {
+            int cc = p->placed[i];
+            for (int d = 0; d < 4; d++) {
+                int n = cc + STEP[d];
+                if (p->tile[n]) continue;
+                constraint(p, n, &known, &white);
+                int code = FORCED[known][white];
+                if (!code) continue;
+                if (code == DEAD || p->n_placed >= MAX_TILES) {
+                    while (p->n_placed > start) take(p, p->placed[--p->n_placed]);
+                    return 0;
+                }
+                put(p, n, code);
+                p->placed[p->n_placed++] = n;
+            }
+        }
+    }
+    Turn *turn = &p->turns[p->n_turns];
+    turn->start = start;
+    turn->count = p->n_placed - start;
+    turn->mover = turn_colour(p);
+    turn->changes = p->n_changes;
+    turn->had_box = p->has_box;
+    turn->box[0] = p->min_x, turn->box[1] = p->min_y, turn->box[2] = p->max_x;
+    turn->box[3] = p->max_y;
+    turn->outcome_before = p->outcome;
+    int loops = link_tiles(p, start, turn->count);
+    if (!p->has_box) {
+        p->has_box = 1;
+        p->min_x = p->max_x = x;
+        p->min_y = p->max_y = y;
+    } else {
+        if (x < p->min_x) p->min_x = x;
+        if (x > p->max_x) p->max_x = x;
+        if (y < p->min_y) p->min_y = y;
+        if (y > p->max_y) p->max_y = y;
+    }
+    turn->outcome = p->outcome = judge(p, turn->changes, loops, turn->mover);
+    p->n_turns++;
+    turn->frontier_mark = p->n_frontier;
+    follow(p, turn);
+    return 1;
+}
+
+/* TrackOrder.pop and Position.pop */
+static void pop(Position *p) {
+    Turn *turn = &p->turns[--p->n_turns];
+    p->n_frontier = turn->frontier_mark;
+    p->has_box = turn->had_box;
+    p->min_x = turn->box[0], p->min_y = turn->box[1], p->max_x = turn->box[2];
+    p->max_y = turn->box[3];
+    p->outcome = turn->outcome_before;
+    for (int i = p->n_changes - 1; i >= turn->changes; i--) {
+        if (p->change_partner[i] == NONE) del_end(p, p->change_end[i]);
+        else set_end(p, p->change_end[i], p->change_partner[i]);
+    }
+    p->n_changes = turn->changes;
+    while (p->n_placed > turn->start) take(p, p->placed[--p->n_placed]);
+}
+
+/* TrackOrder.compact */
+static void compact(Position *p) {
+    int n = 0;
+    for (int i = 0; i < p->n_frontier; i++)
+        if (!p->tile[p->frontier[i]]) p->frontier[n++] = p->frontier[i];
+    p->n_frontier = n;
+}
+
+static Position *new_position(int width, int height) {
+    if (!tables_ready) make_tables();
+    Position *p = calloc(1, sizeof(Position));
+    if (!p) return NULL;
+    p->width = width;
+    p->height = height;
+    memset(p->ends, 0xFF, sizeof p->ends);
+    return p;
+}
+
+/* The position after `n` moves (x, y, symbol: the played tile's cell and its symbol), with the
+ * frontier list compacted as at a search's root; NULL when a move is illegal. */
+static Position *replay(const int32_t *moves, int n, int width, int height) {
+    Position *p = new_position(width, height);
+    if (!p) return NULL;
+    for (int i = 0; i < n; i++)
+        if (!play(p, moves[3 * i], moves[3 * i + 1], moves[3 * i + 2])) {
+            free(p);
+            return NULL;
+        }
+    compact(p);
+    return p;
+}
+
+/* --- the evaluation (host/trackeval.py) ------------------------------------------------------ */
+
+static int signed_mod(int v, int size) {
+    v = mod(v, size);
+    return v >= size / 2 ? v - size : v;
+}
+
+typedef struct {
+    int attacks[2], potential[2];
+} Features;
+
+static Features track_features(const Position *p) {
+    Features f = {{0, 0}, {0, 0}};
+    for (int i = 0; i < p->n_open; i++) {
+        int e1 = p->open_list[i], e2 = p->ends[e1];
+        if (e1 > e2) continue;
+        int colour = colour_at(p, e1), d1 = e1 & 3, d2 = e2 & 3;
+        int dx = cell_x(e1 >> 2) + DX[d1] - cell_x(e2 >> 2) - DX[d2];
+        int dy = cell_y(e1 >> 2) + DY[d1] - cell_y(e2 >> 2) - DY[d2];
+        int distance = abs(signed_mod(dx, p->width)) + abs(signed_mod(dy, p->height));
+        if (distance == 1) f.attacks[colour]++;
+        if (distance >= 1 && distance <= 4) {
+            int relation = d1 == d2 ? 0 : d1 == (d2 ^ 2) ? 2 : 1;
+            f.potential[colour] += LOOP_WEIGHTS[distance - 1][relation];
+        }
+    }
+    return f;
+}
+
+static int track_score(const Features *f, int turn) {
+    int mine = turn, theirs = !turn;
+    if (f->attacks[mine] > 0) return OWN_ATTACK;
+    if (f->attacks[theirs] >= 2) return LOST;
+    int value = f->potential[mine] - f->potential[theirs] + TEMPO;
+    value -= ATTACK_WEIGHT * f->attacks[theirs];
+    return value < -CLAMP ? -CLAMP : value > CLAMP ? CLAMP : value;
+}
+
+/* --- the table of best moves (host/movetable.py) ------------------------------------------- */
+
+typedef struct {
+    int valid;
+    uint64_t tag;
+    int move, left, value, kind, turn;
+} Entry;
+
+typedef struct {
+    uint64_t slot, tag;
+    Entry held; /* the entry read on entry (a copy: a node decides by what it read) */
+} Probe;
+
+static int moved(int value, int plies) {
+    if (value >= MATE_BOUND) return value + plies;
+    if (value <= -MATE_BOUND) return value - plies;
+    return value;
+}
+
+/* --- the search (host/hwsearch.py, board="track") ---------------------------------------- */
+
+typedef struct {
+    int key, cell, symbol;
+} Candidate;
+
+typedef struct {
+    Position *p;
+    int width, height, evaluation;
+    int64_t budget, nodes;
+    int killers[MAX_PLY];
+    Entry *table;
+    uint64_t entries;
+    int tag_bits, keep_deeper, scores;
+    Candidate *cands;
+    int n_cands;
+    int first_legal, first_legal_cell, first_legal_symbol;
+    jmp_buf stop;
+} Searcher;
+
+/* A candidate's key: its torus cell and symbol (the killers' and the table's moves). */
+static int move_key(const Searcher *s, int c, int symbol) {
+    return (mod(cell_y(c), s->height) << 8 | mod(cell_x(c), s->width)) << 2 | symbol;
+}
+
+static int fits(const Searcher *s, int c) {
+    const Position *p = s->p;
+    int x = cell_x(c), y = cell_y(c);
+    int min_x = x < p->min_x ? x : p->min_x, max_x = x > p->max_x ? x : p->max_x;
+    int min_y = y < p->min_y ? y : p->min_y, max_y = y > p->max_y ? y : p->max_y;
+    return max_x - min_x + 3 <= s->width && max_y - min_y + 3 <= s->height;
+}
+
+/* _Searcher.play: 1 if played (a node), 0 if refused or illegal; stops on the budget. */
+static int search_play(Searcher *s, int c, int symbol) {
+    if (s->nodes == s->budget) longjmp(s->stop, 1);
+    if (!fits(s, c)) return 0;
+    if (!play(s->p, cell_x(c), cell_y(c), symbol)) return 0;
+    s->nodes++;
+    return 1;
+}
+
+/* _Searcher.moves: the candidates in list order, `first` (a key, or NONE) first; pushed on
+ * the candidate stack. Returns how many. */
+static int moves(Searcher *s, int first) {
+    const Position *p = s->p;
+    int base = s->n_cands, n = 0;
+    Candidate *out = s->cands + base;
+    for (int pass = first == NONE ? 1 : 0; pass < 2; pass++)
+        for (int i = 0; i < p->n_frontier; i++) {
+            int c = p->frontier[i];
+            if (p->tile[c]) continue;
+            int known, white;
+            constraint(p, c, &known, &white);
+            for (int sym = 0; sym < 3; sym++) {
+                if (!FIT[known][white][sym]) continue;
+                int key = move_key(s, c, sym);
+                if (pass == 0 ? key != first : key == first) continue;
+                if (base + n >= CAND_STACK) abort();
+                out[n++] = (Candidate){key, c, sym};
+            }
+        }
+    s->n_cands += n;
+    return n;
+}
+
+static int negamax(Searcher *s, int ply, int depth, int alpha, int beta);
+
+/* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
+static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
+    Position *p = s->p;
+    const Turn *turn = &p->turns[p->n_turns - 1];
+    if (p->outcome) {
+        int winner = (p->outcome & 3) - 1;
+        return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
+    }
+    if (ply + 1 < depth) return -negamax(s, ply + 1, depth, -beta, -alpha);
+    if (!s->evaluation) return 0;
+    int side = turn_colour(p);
+    Features f = track_features(p);
+    if (f.attacks[!side] > 0 && ply + 1 < depth + MAX_EXTENSIONS)
+        return -negamax(s, ply + 1, depth, -beta, -alpha);
+    return -track_score(&f, side);
+}
+
+static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
+    Position *p = s->p;
+    int left = depth - ply, first = s->killers[ply], turn = turn_colour(p);
+    Probe probe = {0};
+    if (s->table) {
+        probe.slot = p->key % s->entries;
+        probe.tag = p->key / s->entries % (1ULL << s->tag_bits);
+        probe.held = s->table[probe.slot];
+        const Entry *held = &probe.held;
+        int ours = held->valid && held->tag == probe.tag;
+        if (s->scores && ours && held->left == left && held->turn == turn) {
+            int v = moved(held->value, -ply);
+            if (held->kind == EXACT || (held->kind == LOWER && v >= beta) ||
+                (held->kind == UPPER && v <= alpha))
+                return v;
+        }
+        if (ours) first = held->move;
+    }
+    int base = s->n_cands, n = moves(s, first);
+    Candidate *cands = s->cands + base;
+    if (first != NONE && (n == 0 || cands[0].key != first) && s->nodes == s->budget)
+        longjmp(s->stop, 1);
+    int alpha0 = alpha, beta0 = beta, best = -INFINITY_SCORE, best_key = NONE;
+    for (int i = 0; i < n; i++) {
+        if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
+        int v = value(s, ply, depth, alpha, beta);
+        pop(p);
+        if (v > best) best = v, best_key = cands[i].key;
+        if (v > alpha) {
+            alpha = v;
+            if (alpha >= beta) {
+                s->killers[ply] = cands[i].key;
+                break;
+            }
+        }
+    }
+    s->n_cands = base;
+    int result = best > -INFINITY_SCORE ? best : 0;
+    if (s->table && best_key != NONE) {
+        const Entry *held = &probe.held;
+        int deeper = held->valid && held->tag != probe.tag && held->left > left;
+        if (!(s->keep_deeper && deeper)) {
+            Entry *e = &s->table[probe.slot];
+            e->valid = 1;
+            e->tag = probe.tag;
+            e->move = best_key;
+            e->left = left;
+            if (s->scores) {
+                e->value = moved(result, ply);
+                e->kind = result <= alpha0 ? UPPER : result >= beta0 ? LOWER : EXACT;
+                e->turn = turn;
+            }
+        }
+    }
+    return result;
+}
+
+/* What hw_search chose: the played tile's cell and symbol, the score and depth, the nodes. */
+typedef struct {
+    int32_t found, x, y, symbol, score, depth;
+    int64_t nodes;
+} SearchResult;
+
+/* hw_search(board="track"): returns 0, or -1 when the moves cannot be replayed (an illegal
+ * move, or beyond the grid), -2 without memory, -3 for bad parameters. */
+int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
+              int max_depth, int evaluation, int entries, int tag_bits, int keep_deeper,
+              int scores, SearchResult *out) {
+    memset(out, 0, sizeof *out);
+    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth >= MAX_PLY - 2 ||
+        (entries & (entries - 1)) || tag_bits < 0 || tag_bits > 40 || budget < 0)
+        return -3;
+    /* On the heap, and the iteration's state volatile: longjmp leaves them as they were. */
+    Searcher *sp = calloc(1, sizeof(Searcher));
+    if (!sp) return -2;
+    Searcher *s = sp;
+    s->p = replay(game, n_moves, width, height);
+    if (!s->p) {
+        free(sp);
+        return -1;
+    }
+    if (!s->p->has_box) { /* the first move of a game: the search is not needed */
+        free(s->p), free(sp);
+        *out = (SearchResult){1, 0, 0, 0, 0, 0, 0};
+        return 0;
+    }
+    s->width = width, s->height = height, s->evaluation = evaluation;
+    s->budget = budget;
+    for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
+    s->first_legal = NONE;
+    s->cands = malloc(sizeof(Candidate) * CAND_STACK);
+    if (entries) {
+        s->entries = (uint64_t)entries;
+        s->tag_bits = tag_bits, s->keep_deeper = keep_deeper, s->scores = scores;
+        s->table = calloc((size_t)entries, sizeof(Entry));
+    }
+    if (!s->cands || (entries && !s->table)) {
+        free(s->cands), free(s->table), free(s->p), free(sp);
+        return -2;
+    }
+    volatile int have = 0, r_key = NONE, r_cell = 0, r_symbol = 0, r_score = 0, r_depth = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        volatile int best = -INFINITY_SCORE, alpha = -INFINITY_SCORE;
+        volatile int best_key = NONE, best_cell = 0, best_symbol = 0;
+        const int beta = INFINITY_SCORE;
+        s->n_cands = 0;
+        if (setjmp(s->stop)) {
+            if (best_key != NONE) {
+                r_key = best_key, r_cell = best_cell, r_symbol = best_symbol, r_score = best;
+                r_depth = have ? r_depth : 0;
+                have = 1;
+            } else if (!have && s->first_legal != NONE) {
+                r_key = s->first_legal, r_cell = s->first_legal_cell;
+                r_symbol = s->first_legal_symbol, r_score = 0, r_depth = 0;
+                have = 1;
+            }
+            goto done;
+        }
+        int n = moves(s, have ? r_key : NONE);
+        Candidate *cands = s->cands;
+        for (int i = 0; i < n; i++) {
+            if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
+            if (s->first_legal == NONE) {
+                s->first_legal = cands[i].key;
+                s->first_legal_cell = cands[i].cell, s->first_legal_symbol = cands[i].symbol;
+            }
+            int v = value(s, 0, depth, alpha, beta);
+            pop(s->p);
+            if (v > best) {
+                best = v, best_key = cands[i].key;
+                best_cell = cands[i].cell, best_symbol = cands[i].symbol;
+            }
+            if (v > alpha) alpha = v;
+        }
+        if (best_key == NONE) break; /* no legal move at all */
+        r_key = best_key, r_cell = best_cell, r_symbol = best_symbol, r_score = best;
+        r_depth = depth;
+        have = 1;
+        if (abs(best) >= MATE_BOUND) break;
+    }
+done:
+    out->nodes = s->nodes;
+    if (have) {
+        out->found = 1;
+        out->x = cell_x(r_cell), out->y = cell_y(r_cell), out->symbol = r_symbol;
+        out->score = r_score, out->depth = r_depth;
+    }
+    free(s->cands), free(s->table), free(s->p), free(sp);
+    return 0;
+}
+
+/* Position.perft from the position after `game`: the legal move sequences of `depth`; -1 when
+ * the moves cannot be replayed. Counts over the frontier list (every empty cell next to a
+ * tile, once), so it checks the list as well as the rules. */
+static int64_t perft(Position *p, int depth) {
+    if (depth <= 0) return 1;
+    if (p->outcome) return 0;
+    int64_t total = 0;
+    int n = p->n_frontier;
+    int32_t *cells = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+    memcpy(cells, p->frontier, sizeof(int32_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int c = cells[i];
+        if (p->tile[c]) continue;
+        for (int sym = 0; sym < 3; sym++)
+            if (play(p, cell_x(c), cell_y(c), sym)) {
+                total += depth == 1 ? 1 : perft(p, depth - 1);
+                pop(p);
+            }
+    }
+    free(cells);
+    return total;
+}
+
+int64_t fm_perft(const int32_t *game, int n_moves, int depth) {
+    Position *p = replay(game, n_moves, 64, 64);
+    if (!p) return -1;
+    int64_t total;
+    if (!p->has_box) { /* the empty board: @0+ and @0/ */
+        total = 0;
+        for (int sym = 0; sym < 2; sym++) {
+            play(p, 0, 0, sym);
+            total += depth == 1 ? 1 : perft(p, depth - 1);
+            pop(p);
+        }
+    } else {
+        total = perft(p, depth);
+    }
+    free(p);
+    return depth <= 0 ? 1 : total;
+}

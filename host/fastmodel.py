@@ -1,0 +1,186 @@
+"""The board's search model, compiled: :func:`.hwsearch.hw_search` with ``board="track"``, node
+for node, at C speed.
+
+``fastmodel.c`` follows the Python model (and the rules, frontier list, evaluation and table of
+best moves it plays on) statement by statement; a test compares the two on the same positions
+and budgets (the move, score, depth and nodes). It exists to play a real board's nodes a move
+(millions) in a series of games, which the Python model cannot.
+
+The C file is compiled on first use with the system's C compiler (``cc``, or ``$CC``) into a
+shared library cached under a hash of its source: ``$TRAX_FASTMODEL_CACHE`` if set, else
+``build/fastmodel`` in the source tree (``~/.cache/trax-fpga/fastmodel`` when installed
+elsewhere). :func:`available` says whether it can be built here; the callers fall back to the
+Python model when it cannot.
+
+Scope: one engine (the many-engine split of :mod:`.hwparallel` is not compiled yet), the
+block-RAM board's search without research tunings, positions reached by moves from the empty
+board, tori up to 64 x 64.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .hwsearch import HwSearchResult
+from .movetable import TAG_BITS, score_tag_bits
+from .notation import Move
+from .position import Position
+from .tiles import Symbol
+
+__all__ = ["FastModelError", "available", "fast_perft", "fast_search", "library"]
+
+SOURCE = Path(__file__).with_name("fastmodel.c")
+SYMBOLS = list(Symbol)
+CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99", "-Wall", "-Werror")
+
+
+class FastModelError(RuntimeError):
+    """The compiled model could not be built, or refused its input."""
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [
+        ("found", ctypes.c_int32),
+        ("x", ctypes.c_int32),
+        ("y", ctypes.c_int32),
+        ("symbol", ctypes.c_int32),
+        ("score", ctypes.c_int32),
+        ("depth", ctypes.c_int32),
+        ("nodes", ctypes.c_int64),
+    ]
+
+
+def cache_dir() -> Path:
+    """Where the built library is kept (see the module docstring)."""
+    if os.environ.get("TRAX_FASTMODEL_CACHE"):
+        return Path(os.environ["TRAX_FASTMODEL_CACHE"])
+    source_root = Path(__file__).resolve().parent.parent
+    if (source_root / "pyproject.toml").exists():
+        return source_root / "build" / "fastmodel"
+    return Path.home() / ".cache" / "trax-fpga" / "fastmodel"
+
+
+def _compiler() -> str | None:
+    return shutil.which(os.environ.get("CC", "cc"))
+
+
+def available() -> bool:
+    """Whether the compiled model can be used here (a C compiler, or a library already built)."""
+    try:
+        library()
+    except FastModelError:
+        return False
+    return True
+
+
+@functools.cache
+def library() -> ctypes.CDLL:
+    """The compiled model, built first if needed; raises :class:`FastModelError` if it cannot
+    be."""
+    source = SOURCE.read_bytes()
+    compiler = _compiler()
+    digest = hashlib.sha256(source + " ".join(CFLAGS).encode()).hexdigest()[:16]
+    target = cache_dir() / f"fastmodel-{digest}.so"
+    if not target.exists():
+        if compiler is None:
+            raise FastModelError("no C compiler (cc, or $CC) to build the compiled model")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent) as work:
+            built = Path(work) / target.name
+            run = subprocess.run(
+                [compiler, *CFLAGS, "-o", str(built), str(SOURCE)],
+                capture_output=True,
+                text=True,
+            )
+            if run.returncode != 0:
+                raise FastModelError(f"building {SOURCE.name} failed:\n{run.stderr}")
+            os.replace(built, target)  # atomic: a concurrent build leaves one whole library
+    lib = ctypes.CDLL(str(target))
+    lib.fm_search.restype = ctypes.c_int
+    lib.fm_search.argtypes = [
+        ctypes.POINTER(ctypes.c_int32),
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int64,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(_Result),
+    ]
+    lib.fm_perft.restype = ctypes.c_int64
+    lib.fm_perft.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int, ctypes.c_int]
+    return lib
+
+
+def _game(position: Position) -> tuple[ctypes.Array, int]:
+    """The position's moves as the C side replays them: each turn's played cell and symbol."""
+    if position.turns and position.turns[0].placed[0][0] != (0, 0):
+        raise FastModelError("the compiled model replays games from the empty board")
+    if not position.turns and position.tiles:
+        raise FastModelError("the compiled model replays games from the empty board")
+    values = []
+    for turn in position.turns:
+        (x, y), _tile = turn.placed[0]
+        values += [x, y, SYMBOLS.index(turn.move.symbol)]
+    return (ctypes.c_int32 * max(1, len(values)))(*values), len(position.turns)
+
+
+def fast_search(
+    position: Position,
+    width: int,
+    height: int,
+    budget: int,
+    max_depth: int,
+    *,
+    evaluation: bool = True,
+    move_table: int = 0,
+    table_scores: bool = False,
+) -> HwSearchResult:
+    """:func:`.hwsearch.hw_search` with ``board="track"`` and the same arguments, compiled."""
+    if move_table and (width > 64 or height > 64):
+        raise ValueError("the positions' keys are for tori of at most 64 x 64")
+    if table_scores and not move_table:
+        raise ValueError("scores in the table need the table (move_table)")
+    if position.box is None:  # the first move of a game: the search is not needed
+        return HwSearchResult(Move(0, 0, Symbol.CROSS), 0, 0, 0, (0, 0), Symbol.CROSS)
+    game, count = _game(position)
+    tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
+    out = _Result()
+    status = library().fm_search(
+        *(game, count, width, height, budget, max_depth, int(evaluation)),
+        *(move_table, tag_bits, 1, int(table_scores), ctypes.byref(out)),
+    )
+    if status != 0:
+        reasons = {-1: "the game cannot be replayed", -2: "out of memory", -3: "bad parameters"}
+        raise FastModelError(f"the compiled model refused the search: {reasons[status]}")
+    if not out.found:
+        return HwSearchResult(None, 0, 0, out.nodes, None, None)
+    cell, symbol = (out.x, out.y), SYMBOLS[out.symbol]
+    return HwSearchResult(
+        position.move_at(cell, symbol),
+        out.score,
+        out.depth,
+        out.nodes,
+        (cell[0] % width, cell[1] % height),
+        symbol,
+    )
+
+
+def fast_perft(position: Position, depth: int) -> int:
+    """:meth:`.Position.perft`, compiled (on the frontier list of :mod:`.trackorder`)."""
+    game, count = _game(position)
+    total = library().fm_perft(game, count, depth)
+    if total < 0:
+        raise FastModelError("the game cannot be replayed")
+    return total

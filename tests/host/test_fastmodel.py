@@ -1,0 +1,132 @@
+"""The compiled search model (host/fastmodel.c) against the Python model it follows
+(host/hwsearch.py, ``board="track"``): the same move, score, depth and nodes on the same
+positions and budgets, and the rules under it against the reference engine by perft.
+
+A random test asserts how many cases it compared, so that it cannot pass having compared none.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+
+import pytest
+
+from trax_fpga.host.fastmodel import FastModelError, available, fast_perft, fast_search
+from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.search_bench import midgame_positions
+from trax_fpga.host.tiles import Tile
+
+from .test_perft import PERFT
+from .test_search import TACTICS
+
+HUMAN_GAMES = pathlib.Path(__file__).parent.parent / "data" / "human_games.txt"
+#: (budget, max_depth, options): the board file's table with scores, a table of moves alone,
+#: none, and the mate search without the evaluation.
+SETTINGS = [
+    (4000, 8, {"move_table": 16384, "table_scores": True}),
+    (1500, 6, {"move_table": 1024}),
+    (1500, 6, {}),
+    (600, 3, {"evaluation": False}),
+]
+
+
+def same(position: Position, torus: int, budget: int, depth: int, options: dict) -> None:
+    expected = hw_search(position, torus, torus, budget, depth, board="track", **options)
+    found = fast_search(position, torus, torus, budget, depth, **options)
+    assert found == expected, f"{position!r} on {torus}x{torus}, {budget} nodes, {options}"
+
+
+def test_the_compiler_builds_it():
+    """`make test` runs where Verilator's models are built, so a C compiler is there."""
+    assert available()
+
+
+@pytest.mark.parametrize("depth", sorted(PERFT)[:5])
+def test_perft_from_the_empty_board(depth):
+    assert fast_perft(Position(), depth) == PERFT[depth]
+
+
+def test_perft_from_recorded_positions():
+    positions = midgame_positions(8, 64, HUMAN_GAMES)
+    for position in positions:
+        assert fast_perft(position, 2) == position.perft(2), repr(position)
+    assert len(positions) == 8
+
+
+def test_human_game_positions_node_for_node():
+    positions = midgame_positions(12, 64, HUMAN_GAMES)
+    for position in positions:
+        for budget, depth, options in SETTINGS:
+            same(position, 64, budget, depth, options)
+    assert len(positions) == 12
+
+
+def test_tactics_node_for_node():
+    """Wins in one and two, defences: the search's mate scores and extensions."""
+    compared = 0
+    for tactic in TACTICS:
+        position = tactic.position()
+        box = position.box
+        if max(box.width, box.height) + 2 > 32:
+            continue
+        same(position, 32, 3000, 6, {"move_table": 16384, "table_scores": True})
+        same(position, 32, 2000, 4, {})
+        compared += 1
+    assert compared >= 20
+
+
+def random_game(rng: random.Random, plies: int) -> Position:
+    position = Position.from_moves([rng.choice(["@0+", "@0/"])])
+    for _ in range(plies):
+        if position.outcome is not None:
+            break
+        position.play(rng.choice(position.legal_moves()))
+    while position.outcome is not None:
+        position.pop()
+    return position
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_positions_node_for_node(seed):
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(12):
+        position = random_game(rng, rng.randrange(1, 60))
+        budget, depth, options = rng.choice(SETTINGS)
+        same(position, 64, budget, depth, options)
+        compared += 1
+    assert compared == 12
+
+
+def test_a_small_torus_refuses_what_would_not_fit():
+    """Games grown close to a 12 x 12 torus: moves that would outgrow it are refused, and the
+    torus's distances and keys wrap."""
+    rng, compared = random.Random(11), 0
+    while compared < 10:
+        position = random_game(rng, 40)
+        box = position.box
+        if not 7 <= max(box.width, box.height) <= 10:
+            continue
+        same(position, 12, 2000, 6, {"move_table": 4096, "table_scores": True})
+        same(position, 12, 800, 4, {})
+        compared += 1
+
+
+def test_a_spent_budget_gives_the_first_legal_move_or_none():
+    position = TACTICS[0].position()
+    for budget in (0, 1, 2, 7):
+        same(position, 32, budget, 6, {"move_table": 1024, "table_scores": True})
+    assert fast_search(position, 32, 32, 0, 6).move is None
+
+
+def test_the_first_move_needs_no_search():
+    result = fast_search(Position(), 64, 64, 1000, 6)
+    assert (str(result.move), result.nodes) == ("@0+", 0)
+
+
+def test_a_position_set_up_from_tiles_is_refused():
+    position = Position.from_tiles({(0, 0): Tile.NS, (1, 0): Tile.SE})
+    with pytest.raises(FastModelError, match="empty board"):
+        fast_search(position, 32, 32, 100, 4)
