@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #define GRID 256
 #define CELLS (GRID * GRID)
@@ -25,7 +26,9 @@
 #define MAX_CHANGES (MAX_TILES * 12)
 #define MAX_FRONTIER (MAX_TILES * 4)
 #define MAX_PLY 64
-#define CAND_STACK (1 << 20)
+#define CAND_STACK (1 << 17)
+#define MAX_ENGINES 32
+#define ENGINE_STACK (1 << 20)
 
 #define WIN 1000
 #define MATE_BOUND (WIN - 100)
@@ -481,7 +484,10 @@ typedef struct {
     int n_cands;
     int first_legal, first_legal_cell, first_legal_symbol;
     jmp_buf stop;
+    struct Engine *engine; /* in the many-engine search: the engine this is (yields) */
 } Searcher;
+
+static void yield_node(struct Engine *engine, int node);
 
 /* A candidate's key: its torus cell and symbol (the killers' and the table's moves). */
 static int move_key(const Searcher *s, int c, int symbol) {
@@ -573,6 +579,7 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     int alpha0 = alpha, beta0 = beta, best = -INFINITY_SCORE, best_key = NONE;
     for (int i = 0; i < n; i++) {
         if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
+        if (s->engine) yield_node(s->engine, 1); /* (hwparallel's negamax_steps) */
         int v = value(s, ply, depth, alpha, beta);
         pop(p);
         if (v > best) best = v, best_key = cands[i].key;
@@ -738,4 +745,384 @@ int64_t fm_perft(const int32_t *game, int n_moves, int depth) {
     }
     free(p);
     return depth <= 0 ? 1 : total;
+}
+
+/* --- many engines (host/hwparallel.py without helpers) ------------------------------------ */
+
+/* An engine's root best in the iteration (_Best). */
+typedef struct {
+    int value, key, cell, symbol, has_move, exact;
+} Best;
+
+static void offer(Best *b, int value, const Candidate *move, int exact) {
+    if (value > b->value || (value == b->value && exact && !b->exact)) {
+        b->value = value, b->exact = exact, b->has_move = 1;
+        b->key = move->key, b->cell = move->cell, b->symbol = move->symbol;
+    }
+}
+
+/* What the engines share at a split node (_SplitNode). */
+typedef struct {
+    int made, tickets, best[MAX_ENGINES], completed0, done;
+} SplitNode;
+
+/* What the engines share in one iteration (_Iteration). */
+typedef struct {
+    int engines, tickets, completed0, deepest, has_first;
+    Best best[MAX_ENGINES];
+    Candidate first;
+    SplitNode split[MAX_PLY];
+} Iteration;
+
+typedef struct Engine {
+    Searcher s;
+    int number;
+    ucontext_t context;
+    char *stack;
+    int running, stopped, node; /* node: the last yield played a node */
+    Iteration *shared;
+    int depth, first; /* the iteration's depth and the previous best's key (or NONE) */
+} Engine;
+
+static ucontext_t scheduler;
+
+static void yield_node(Engine *engine, int node) {
+    engine->node = node;
+    swapcontext(&engine->context, &scheduler);
+}
+
+static int ticket_of(int *tickets) { return (*tickets)++; }
+
+static int iteration_alpha(const Iteration *it) {
+    int a = -INFINITY_SCORE;
+    for (int i = 0; i < it->engines; i++)
+        if (it->best[i].value > a) a = it->best[i].value;
+    return a;
+}
+
+static int split_alpha(const Iteration *it, const SplitNode *node) {
+    int a = -INFINITY_SCORE;
+    for (int i = 0; i < it->engines; i++)
+        if (node->best[i] > a) a = node->best[i];
+    return a;
+}
+
+static SplitNode *split_node(Iteration *it, int ply) {
+    SplitNode *node = &it->split[ply];
+    if (!node->made) {
+        node->made = 1;
+        node->tickets = ply < it->deepest ? 1 : 0;
+        for (int i = 0; i < it->engines; i++) node->best[i] = -INFINITY_SCORE;
+    }
+    return node;
+}
+
+/* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
+ * search goes on below it. */
+#define NONE_VALUE (-100000)
+static int leaf(Searcher *s, int ply, int depth) {
+    Position *p = s->p;
+    const Turn *turn = &p->turns[p->n_turns - 1];
+    if (p->outcome) {
+        int winner = (p->outcome & 3) - 1;
+        return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
+    }
+    if (ply + 1 < depth) return NONE_VALUE;
+    if (!s->evaluation) return 0;
+    int side = turn_colour(p);
+    Features f = track_features(p);
+    if (f.attacks[!side] > 0 && ply + 1 < depth + MAX_EXTENSIONS) return NONE_VALUE;
+    return -track_score(&f, side);
+}
+
+/* _Engine.take: walk the candidates from `*next` (the next of legal ordinal `*ordinal`) to the
+ * legal one of ordinal `ticket` and play it (a node); the ones before it are played and taken
+ * back uncounted. The candidate played, or NULL when they run out first. */
+static const Candidate *take_ticket(Searcher *s, const Candidate *moves, int n, int *next,
+                                    int *ordinal, int ticket) {
+    while (*next < n) {
+        const Candidate *move = &moves[(*next)++];
+        if (s->nodes == s->budget) longjmp(s->stop, 1);
+        if (*ordinal < ticket) {
+            if (fits(s, move->cell) &&
+                play(s->p, cell_x(move->cell), cell_y(move->cell), move->symbol)) {
+                pop(s->p);
+                (*ordinal)++;
+            }
+            continue;
+        }
+        if (search_play(s, move->cell, move->symbol)) {
+            (*ordinal)++;
+            return move;
+        }
+    }
+    return NULL;
+}
+
+/* _Searcher.candidates: moves() with the budget's check before a first move that is none. */
+static int candidates(Searcher *s, int first) {
+    int base = s->n_cands, n = moves(s, first);
+    if (first != NONE && (n == 0 || s->cands[base].key != first) && s->nodes == s->budget)
+        longjmp(s->stop, 1);
+    return n;
+}
+
+static int split_value(Engine *e, int ply);
+
+/* _Engine.split_share */
+static void split_share(Engine *e, int ply) {
+    Searcher *s = &e->s;
+    Iteration *it = e->shared;
+    SplitNode *node = split_node(it, ply);
+    int base = s->n_cands, n = candidates(s, s->killers[ply]);
+    const Candidate *moves_here = s->cands + base;
+    int next = 0, ordinal = 0;
+    if (ply < it->deepest) {
+        if (!take_ticket(s, moves_here, n, &next, &ordinal, 0)) {
+            s->n_cands = base;
+            return; /* no legal move */
+        }
+        yield_node(e, 1);
+        int value = leaf(s, ply, e->depth);
+        if (value == NONE_VALUE) value = -split_value(e, ply + 1);
+        pop(s->p);
+        if (value > node->best[e->number]) node->best[e->number] = value;
+        node->completed0 = 1;
+    }
+    for (;;) {
+        int ticket = ticket_of(&node->tickets);
+        while (ticket > 0 && !node->completed0) yield_node(e, 0);
+        if (!take_ticket(s, moves_here, n, &next, &ordinal, ticket)) break;
+        int alpha = split_alpha(it, node);
+        yield_node(e, 1);
+        int value = leaf(s, ply, e->depth);
+        if (value == NONE_VALUE) value = -negamax(s, ply + 1, e->depth, -INFINITY_SCORE, -alpha);
+        pop(s->p);
+        if (value > node->best[e->number]) node->best[e->number] = value;
+        if (ticket == 0) node->completed0 = 1;
+    }
+    s->n_cands = base;
+}
+
+/* _Engine.split_value */
+static int split_value(Engine *e, int ply) {
+    split_share(e, ply);
+    Iteration *it = e->shared;
+    SplitNode *node = split_node(it, ply);
+    node->done++;
+    while (node->done < it->engines) yield_node(e, 0);
+    int value = split_alpha(it, node);
+    return value > -INFINITY_SCORE ? value : 0;
+}
+
+/* _Engine.iteration (without helpers), run as the engine's coroutine. */
+static void engine_iteration(Engine *e) {
+    Searcher *s = &e->s;
+    Iteration *it = e->shared;
+    int depth = e->depth;
+    s->n_cands = 0;
+    int n = moves(s, e->first), next = 0, ordinal = 0;
+    const Candidate *roots = s->cands;
+    if (e->first != NONE) { /* the PV split: every engine plays the previous best itself */
+        const Candidate *move = &roots[next++];
+        search_play(s, move->cell, move->symbol);
+        it->first = *move, it->has_first = 1;
+        yield_node(e, 1);
+        int value = leaf(s, 0, depth);
+        if (value == NONE_VALUE) value = -split_value(e, 1);
+        pop(s->p);
+        offer(&it->best[e->number], value, move, 1);
+        it->completed0 = 1;
+        ordinal = 1;
+    }
+    for (;;) {
+        int ticket = ticket_of(&it->tickets);
+        while (e->first != NONE && ticket > 0 && !it->completed0) yield_node(e, 0);
+        const Candidate *move = take_ticket(s, roots, n, &next, &ordinal, ticket);
+        if (!move) break;
+        if (ticket == 0) it->first = *move, it->has_first = 1;
+        int alpha = iteration_alpha(it);
+        yield_node(e, 1);
+        int value = leaf(s, 0, depth), exact = value != NONE_VALUE;
+        if (!exact) {
+            value = -negamax(s, 1, depth, -INFINITY_SCORE, -alpha);
+            exact = value > alpha;
+        }
+        pop(s->p);
+        offer(&it->best[e->number], value, move, exact);
+        if (ticket == 0) it->completed0 = 1;
+    }
+}
+
+static Engine *starting;
+
+static void engine_entry(void) {
+    Engine *e = starting;
+    if (setjmp(e->s.stop)) {
+        e->stopped = 1; /* the budget is spent: never resumed */
+    } else {
+        engine_iteration(e);
+    }
+    e->running = 0;
+    swapcontext(&e->context, &scheduler);
+}
+
+/* What hw_parallel_search chose, with each completed iteration's score, each engine's nodes
+ * and the ticks. */
+typedef struct {
+    SearchResult result;
+    int32_t n_iterations, iterations[MAX_PLY];
+    int64_t engine_nodes[MAX_ENGINES];
+    int64_t ticks;
+} ParallelResult;
+
+static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
+                         int64_t budget, int evaluation, int entries, int tag_bits,
+                         int keep_deeper, int scores, Entry *table) {
+    s->p = replay(game, n_moves, width, height);
+    if (!s->p) return -1;
+    s->width = width, s->height = height, s->evaluation = evaluation;
+    s->budget = budget;
+    for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
+    s->first_legal = NONE;
+    s->cands = malloc(sizeof(Candidate) * CAND_STACK);
+    if (!s->cands) return -2;
+    if (entries) {
+        s->entries = (uint64_t)entries;
+        s->tag_bits = tag_bits, s->keep_deeper = keep_deeper, s->scores = scores;
+        s->table = table;
+    }
+    return 0;
+}
+
+/* hw_parallel_search (helpers off): `engines` engines, `budget` nodes each; the table of
+ * `entries` shared by all (shared_table) or each engine's own. Returns as fm_search. */
+int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
+                       int max_depth, int engines, int pv_plies, int evaluation, int entries,
+                       int tag_bits, int keep_deeper, int scores, int shared_table,
+                       ParallelResult *out) {
+    memset(out, 0, sizeof *out);
+    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth >= MAX_PLY - 2 ||
+        (entries & (entries - 1)) || tag_bits < 0 || tag_bits > 40 || budget < 0 ||
+        engines < 1 || engines > MAX_ENGINES || pv_plies < 1)
+        return -3;
+    Engine *team = calloc((size_t)engines, sizeof(Engine));
+    Iteration *it = calloc(1, sizeof(Iteration));
+    Entry *tables[MAX_ENGINES] = {0};
+    int status = team && it ? 0 : -2;
+    for (int i = 0; i < engines && !status; i++) {
+        if (entries && (i == 0 || !shared_table)) {
+            tables[i] = calloc((size_t)entries, sizeof(Entry));
+            if (!tables[i]) status = -2;
+        }
+        Entry *table = entries ? tables[shared_table ? 0 : i] : NULL;
+        if (!status)
+            status = searcher_init(&team[i].s, game, n_moves, width, height, budget,
+                                   evaluation, entries, tag_bits, keep_deeper, scores, table);
+        if (!status) {
+            team[i].number = i;
+            team[i].s.engine = &team[i];
+            team[i].stack = malloc(ENGINE_STACK);
+            if (!team[i].stack) status = -2;
+        }
+    }
+    if (!status && !team[0].s.p->has_box) { /* the first move: the search is not needed */
+        out->result = (SearchResult){1, 0, 0, 0, 0, 0, 0};
+        goto free_all;
+    }
+    int have = 0, r_key = NONE, r_cell = 0, r_symbol = 0, r_score = 0, r_depth = 0;
+    int64_t ticks = 0;
+    int split_deepest = pv_plies < (max_depth - 2 > 1 ? max_depth - 2 : 1)
+                            ? pv_plies
+                            : (max_depth - 2 > 1 ? max_depth - 2 : 1);
+    for (int depth = 1; depth <= max_depth && !status; depth++) {
+        int first = have ? r_key : NONE;
+        memset(it, 0, sizeof *it);
+        it->engines = engines;
+        it->tickets = first != NONE ? 1 : 0;
+        it->deepest = depth - 2 < pv_plies ? depth - 2 : pv_plies;
+        if (it->deepest < 1) it->deepest = 1;
+        for (int i = 0; i < engines; i++) it->best[i].value = -INFINITY_SCORE;
+        if (first != NONE)
+            for (int i = 1; i < engines; i++)
+                for (int ply = 1; ply <= split_deepest; ply++)
+                    team[i].s.killers[ply] = team[0].s.killers[ply];
+        for (int i = 0; i < engines; i++) {
+            Engine *e = &team[i];
+            e->shared = it, e->depth = depth, e->first = first;
+            e->running = 1, e->stopped = 0;
+            getcontext(&e->context);
+            e->context.uc_stack.ss_sp = e->stack;
+            e->context.uc_stack.ss_size = ENGINE_STACK;
+            e->context.uc_link = NULL;
+            makecontext(&e->context, engine_entry, 0);
+        }
+        int stopped = 0, any = 1;
+        int started[MAX_ENGINES] = {0};
+        while (any && !stopped) {
+            int played = 0;
+            any = 0;
+            for (int i = 0; i < engines; i++) {
+                Engine *e = &team[i];
+                if (!e->running) continue;
+                if (!started[i]) started[i] = 1, starting = e;
+                e->node = 0;
+                swapcontext(&scheduler, &e->context);
+                if (e->stopped) {
+                    stopped = 1;
+                    break;
+                }
+                if (e->running) {
+                    played |= e->node;
+                    any = 1;
+                }
+            }
+            if (played) ticks++;
+        }
+        /* merge */
+        int score = iteration_alpha(it), merged = -1;
+        for (int i = 0; i < engines; i++)
+            if (it->best[i].has_move && it->best[i].value == score && it->best[i].exact) {
+                merged = i;
+                break;
+            }
+        if (stopped) {
+            if (merged >= 0 && (!have || it->completed0)) {
+                const Best *b = &it->best[merged];
+                r_key = b->key, r_cell = b->cell, r_symbol = b->symbol, r_score = score;
+                r_depth = have ? r_depth : 0;
+                have = 1;
+            } else if (!have && it->has_first) {
+                r_key = it->first.key, r_cell = it->first.cell, r_symbol = it->first.symbol;
+                r_score = 0, r_depth = 0;
+                have = 1;
+            }
+            break;
+        }
+        if (merged < 0) break; /* no legal move at all */
+        const Best *b = &it->best[merged];
+        r_key = b->key, r_cell = b->cell, r_symbol = b->symbol, r_score = score, r_depth = depth;
+        have = 1;
+        out->iterations[out->n_iterations++] = score;
+        if (abs(score) >= MATE_BOUND) break;
+    }
+    if (!status) {
+        for (int i = 0; i < engines; i++) {
+            out->engine_nodes[i] = team[i].s.nodes;
+            out->result.nodes += team[i].s.nodes;
+        }
+        out->ticks = ticks;
+        if (have) {
+            out->result.found = 1;
+            out->result.x = cell_x(r_cell), out->result.y = cell_y(r_cell);
+            out->result.symbol = r_symbol, out->result.score = r_score;
+            out->result.depth = r_depth;
+        }
+    }
+free_all:
+    for (int i = 0; team && i < engines; i++) {
+        free(team[i].s.cands), free(team[i].s.p), free(team[i].stack), free(tables[i]);
+    }
+    free(team), free(it);
+    return status;
 }

@@ -12,9 +12,10 @@ shared library cached under a hash of its source: ``$TRAX_FASTMODEL_CACHE`` if s
 elsewhere). :func:`available` says whether it can be built here; the callers fall back to the
 Python model when it cannot.
 
-Scope: one engine (the many-engine split of :mod:`.hwparallel` is not compiled yet), the
-block-RAM board's search without research tunings, positions reached by moves from the empty
-board, tori up to 64 x 64.
+:func:`fast_parallel_search` is :func:`.hwparallel.hw_parallel_search` the same way (every
+engine a coroutine of its own, stepped a node at a time in the model's virtual time), without
+its helpers (model only). Scope: the block-RAM board's search without research tunings,
+positions reached by moves from the empty board, tori up to 64 x 64.
 """
 
 from __future__ import annotations
@@ -28,13 +29,21 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .hwparallel import ParallelResult
 from .hwsearch import HwSearchResult
 from .movetable import TAG_BITS, score_tag_bits
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
 
-__all__ = ["FastModelError", "available", "fast_perft", "fast_search", "library"]
+__all__ = [
+    "FastModelError",
+    "available",
+    "fast_parallel_search",
+    "fast_perft",
+    "fast_search",
+    "library",
+]
 
 SOURCE = Path(__file__).with_name("fastmodel.c")
 SYMBOLS = list(Symbol)
@@ -54,6 +63,20 @@ class _Result(ctypes.Structure):
         ("score", ctypes.c_int32),
         ("depth", ctypes.c_int32),
         ("nodes", ctypes.c_int64),
+    ]
+
+
+MAX_PLY = 64
+MAX_ENGINES = 32
+
+
+class _Parallel(ctypes.Structure):
+    _fields_ = [
+        ("result", _Result),
+        ("n_iterations", ctypes.c_int32),
+        ("iterations", ctypes.c_int32 * MAX_PLY),
+        ("engine_nodes", ctypes.c_int64 * MAX_ENGINES),
+        ("ticks", ctypes.c_int64),
     ]
 
 
@@ -118,6 +141,14 @@ def library() -> ctypes.CDLL:
         ctypes.c_int,
         ctypes.POINTER(_Result),
     ]
+    lib.fm_parallel_search.restype = ctypes.c_int
+    lib.fm_parallel_search.argtypes = [
+        ctypes.POINTER(ctypes.c_int32),
+        *[ctypes.c_int] * 3,
+        ctypes.c_int64,
+        *[ctypes.c_int] * 9,
+        ctypes.POINTER(_Parallel),
+    ]
     lib.fm_perft.restype = ctypes.c_int64
     lib.fm_perft.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int, ctypes.c_int]
     return lib
@@ -161,9 +192,17 @@ def fast_search(
         *(game, count, width, height, budget, max_depth, int(evaluation)),
         *(move_table, tag_bits, 1, int(table_scores), ctypes.byref(out)),
     )
+    _check(status)
+    return _result(position, width, height, out)
+
+
+def _check(status: int) -> None:
     if status != 0:
         reasons = {-1: "the game cannot be replayed", -2: "out of memory", -3: "bad parameters"}
         raise FastModelError(f"the compiled model refused the search: {reasons[status]}")
+
+
+def _result(position: Position, width: int, height: int, out: _Result) -> HwSearchResult:
     if not out.found:
         return HwSearchResult(None, 0, 0, out.nodes, None, None)
     cell, symbol = (out.x, out.y), SYMBOLS[out.symbol]
@@ -174,6 +213,48 @@ def fast_search(
         out.nodes,
         (cell[0] % width, cell[1] % height),
         symbol,
+    )
+
+
+def fast_parallel_search(
+    position: Position,
+    width: int,
+    height: int,
+    budget: int,
+    max_depth: int,
+    engines: int,
+    *,
+    evaluation: bool = True,
+    pv_plies: int = 1,
+    move_table: int = 0,
+    shared_table: bool = False,
+    table_scores: bool = False,
+) -> ParallelResult:
+    """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
+    compiled."""
+    if not 1 <= engines <= MAX_ENGINES:
+        raise ValueError(f"engines must be 1 to {MAX_ENGINES}, not {engines}")
+    if pv_plies < 1:
+        raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
+    if table_scores and not move_table:
+        raise ValueError("scores in the table need the table (move_table)")
+    if position.box is None:  # the first move of a game: the search is not needed
+        move = Move(0, 0, Symbol.CROSS)
+        return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
+    game, count = _game(position)
+    tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
+    out = _Parallel()
+    status = library().fm_parallel_search(
+        *(game, count, width, height, budget, max_depth, engines, pv_plies, int(evaluation)),
+        *(move_table, tag_bits, 1, int(table_scores), int(shared_table), ctypes.byref(out)),
+    )
+    _check(status)
+    one = _result(position, width, height, out.result)
+    return ParallelResult(
+        *(one.move, one.score, one.depth, one.nodes, one.window_cell, one.symbol),
+        list(out.iterations[: out.n_iterations]),
+        tuple(out.engine_nodes[:engines]),
+        out.ticks,
     )
 
 

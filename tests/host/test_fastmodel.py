@@ -1,6 +1,7 @@
-"""The compiled search model (host/fastmodel.c) against the Python model it follows
-(host/hwsearch.py, ``board="track"``): the same move, score, depth and nodes on the same
-positions and budgets, and the rules under it against the reference engine by perft.
+"""The compiled search model (host/fastmodel.c) against the Python models it follows
+(host/hwsearch.py, ``board="track"``, and host/hwparallel.py): the same move, score, depth and
+nodes (and with many engines each engine's nodes, the iterations' scores and the ticks) on the
+same positions and budgets, and the rules under it against the reference engine by perft.
 
 A random test asserts how many cases it compared, so that it cannot pass having compared none.
 """
@@ -12,7 +13,14 @@ import random
 
 import pytest
 
-from trax_fpga.host.fastmodel import FastModelError, available, fast_perft, fast_search
+from trax_fpga.host.fastmodel import (
+    FastModelError,
+    available,
+    fast_parallel_search,
+    fast_perft,
+    fast_search,
+)
+from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.search_bench import midgame_positions
@@ -130,3 +138,48 @@ def test_a_position_set_up_from_tiles_is_refused():
     position = Position.from_tiles({(0, 0): Tile.NS, (1, 0): Tile.SE})
     with pytest.raises(FastModelError, match="empty board"):
         fast_search(position, 32, 32, 100, 4)
+
+
+#: (engines, pv_plies, budget per engine, options): the ULX3S board file's (7 engines sharing a
+#: table with scores, the previous best's node split), and the variants the model has.
+PARALLEL_SETTINGS = [
+    (7, 1, 2000, {"move_table": 16384, "shared_table": True, "table_scores": True}),
+    (3, 1, 1500, {"move_table": 1024, "shared_table": True, "table_scores": True}),
+    (4, 3, 1000, {}),
+    (2, 2, 800, {"move_table": 512}),
+    (1, 1, 1500, {}),
+]
+
+
+def same_parallel(position, torus, engines, pv_plies, budget, depth, options) -> None:
+    arguments = (position, torus, torus, budget, depth, engines)
+    expected = hw_parallel_search(*arguments, pv_plies=pv_plies, **options)
+    found = fast_parallel_search(*arguments, pv_plies=pv_plies, **options)
+    assert found == expected, f"{position!r}: {engines} engines, {budget} nodes, {options}"
+
+
+def test_many_engines_on_human_game_positions():
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    for position in positions:
+        for engines, pv_plies, budget, options in PARALLEL_SETTINGS:
+            same_parallel(position, 64, engines, pv_plies, budget, 8, options)
+    assert len(positions) == 6
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_many_engines_on_random_positions_and_budgets(seed):
+    """Budgets that stop the first iterations (0, 1, 3 nodes an engine) as well as later ones,
+    small tori, the mate search."""
+    rng, compared = random.Random(100 + seed), 0
+    for _ in range(12):
+        position = random_game(rng, rng.randrange(1, 50))
+        torus = rng.choice([16, 32, 64])
+        if max(position.box.width, position.box.height) + 2 > torus:
+            torus = 64
+        table = {"move_table": 4096, "shared_table": True, "table_scores": True}
+        options = rng.choice([{}, table, {"move_table": 256}, {"evaluation": False}])
+        engines, pv_plies = rng.randrange(1, 8), rng.randrange(1, 5)
+        budget, depth = rng.choice([0, 1, 3, 20, 300, 1200]), rng.randrange(2, 9)
+        same_parallel(position, torus, engines, pv_plies, budget, depth, options)
+        compared += 1
+    assert compared == 12

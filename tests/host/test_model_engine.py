@@ -104,7 +104,7 @@ def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
             mine = link.read_line(30)
             assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
             position.play(mine)
-    assert log.read_text().count("(model, 3 engines)") == 4, log.read_text()
+    assert log.read_text().count("(compiled model, 3 engines)") == 4, log.read_text()
 
 
 def ends(position: Position, move) -> bool:
