@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-from .fastmodel import fast_search
+from .fastmodel import fast_parallel_search, fast_search
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import hw_search
 from .judge import game_moves
@@ -288,11 +288,12 @@ BOARD_SEARCH = TUNINGS["sw-loops-hash16k-scores"]
 def rates(budget: int = 3000, count: int = 6) -> None:
     """Figures: the nodes a second (this process's CPU time) of the software player, of the
     search model playing the ULX3S board file's search, and of the gateware's own model in
-    Python and compiled (the compiled one at 100 times the budget, a real board's nodes a
-    move), over the block-RAM figures' positions."""
+    Python and compiled (one engine at 100 times the budget, a real board's nodes a move, and
+    the board file's seven at 30 times), over the block-RAM figures' positions."""
     positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
     size, depth = HW_WINDOW, HW_MAX_DEPTH
     gateware = {"move_table": 16384, "table_scores": True}
+    shared = {"shared_table": True, **gateware}
     players = (
         ("software player speed", "host/search.py", budget, lambda p, n: search(p, n)),
         (
@@ -313,12 +314,18 @@ def rates(budget: int = 3000, count: int = 6) -> None:
             budget * 100,
             lambda p, n: fast_search(p, size, size, n, depth, **gateware),
         ),
+        (
+            "compiled many-engine model speed",
+            "host/fastmodel.c, the ULX3S board file's 7 engines sharing the table",
+            budget * 30,
+            lambda p, n: fast_parallel_search(p, size, size, n, depth, 7, **shared),
+        ),
     )
     for name, model, nodes_each, play in players:
         start = time.process_time()
         nodes = sum(play(position, nodes_each).nodes for position in positions)
         rate = nodes / (time.process_time() - start)
-        where = f"{len(positions)} positions, {nodes_each:,} nodes each"
+        where = f"{len(positions)} positions, {nodes_each:,} nodes an engine"
         figure(name, f"{rate:,.0f}", "nodes/s", f"{model}, {where}")
 
 
@@ -343,7 +350,8 @@ def parallel(
     positions."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
-        f"host/hwparallel.py, mean over {len(found)} mid-game positions of sim/track_bench.py, "
+        ("host/hwparallel.py" if helpers or states else "host/fastmodel.c (host/hwparallel.py)")
+        + f", mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"
         + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
         + (", idle engines helping the root moves still searched" if helpers else "")
@@ -358,20 +366,20 @@ def parallel(
         spent: collections.Counter = collections.Counter()
         for position in found:
             iterations: dict = {}
-            result = hw_parallel_search(
-                position,
-                torus,
-                torus,
-                10**9,
-                depth,
-                engines,
-                pv_plies=pv_plies,
-                helpers=helpers,
-                move_table=move_table,
-                shared_table=shared_table,
-                table_scores=table_scores,
-                states=iterations if states else None,
-            )
+            table = {"move_table": move_table, "shared_table": shared_table}
+            table["table_scores"] = table_scores
+            if helpers or states:  # (the model's own: the compiled one has neither)
+                result = hw_parallel_search(
+                    *(position, torus, torus, 10**9, depth, engines),
+                    pv_plies=pv_plies,
+                    helpers=helpers,
+                    states=iterations if states else None,
+                    **table,
+                )
+            else:  # the same search, node for node, compiled
+                result = fast_parallel_search(
+                    *(position, torus, torus, 10**9, depth, engines), pv_plies=pv_plies, **table
+                )
             ticks.append(result.ticks)
             nodes.append(result.nodes)
             if iterations:
