@@ -166,7 +166,7 @@ class ModelChooser:
     too (docs/hash-moves.md); the defaults are the ULX3S board file's. The table is empty at the
     start of every search, as the board's. On a torus of at most 64 x 64 the model runs
     compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times faster,
-    seven some 60) when a C compiler is at hand.
+    seven some 140) when a C compiler is at hand.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
