@@ -374,17 +374,19 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 
 def _best_model(args: argparse.Namespace) -> int:
-    """``trax best --backend model``: the gateware's search, run by its software model."""
-    from .host.hwsearch import hw_search
-
+    """``trax best --backend model``: the gateware's search, run by its software model (compiled
+    when a C compiler is at hand, :mod:`.host.fastmodel`: node for node the same)."""
     position = _position_to_search(args)
     torus, depth, table = args.torus, args.depth, _table_options(args)
     start = time.perf_counter()
-    result = hw_search(position, torus, torus, args.nodes, depth, board="track", **table)
+    result, which = _model_search(position, torus, args.nodes, depth, table, args)
     elapsed = time.perf_counter() - start
     print(f"{position.turn.word} to move after {position.ply} moves")
+    where = f"{torus}x{torus} torus, depth <= {depth}"
+    if args.engines > 1:
+        where += f", {args.engines} engines"
     print(
-        f"gateware search model ({torus}x{torus} torus, depth <= {depth}{_table_label(table)}): "
+        f"gateware search model ({where}{_table_label(table)}; {which}): "
         f"depth {result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
     )
     if result.move is None:
@@ -393,9 +395,28 @@ def _best_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _model_search(position, torus: int, nodes: int, depth: int, table: dict, args):
+    """The search's model on ``position`` with ``args.engines`` and ``args.pv_plies``: its
+    result and which model ran it (the compiled one when it can, else the Python one)."""
+    from .host import fastmodel
+    from .host.hwparallel import hw_parallel_search
+    from .host.hwsearch import hw_search
+
+    engines, compiled = args.engines, torus <= 64 and fastmodel.available()
+    compiled = compiled and engines <= fastmodel.MAX_ENGINES
+    which = "compiled, host/fastmodel.c" if compiled else "host/hwsearch.py"
+    if engines == 1 and compiled:
+        return fastmodel.fast_search(position, torus, torus, nodes, depth, **table), which
+    if engines == 1:
+        return hw_search(position, torus, torus, nodes, depth, board="track", **table), which
+    split = {"pv_plies": args.pv_plies, "shared_table": table["move_table"] > 0}
+    search = fastmodel.fast_parallel_search if compiled else hw_parallel_search
+    which = which.replace("hwsearch", "hwparallel")
+    return search(position, torus, torus, nodes, depth, engines, **split, **table), which
+
+
 def _best_rtl(args: argparse.Namespace) -> int:
     """``trax best --backend rtl``: the gateware search (simulated) and its software model."""
-    from .host.hwsearch import hw_search
     from .sim.search_driver import RtlSearch
     from .sim.verilator import reporting
 
@@ -409,7 +430,7 @@ def _best_rtl(args: argparse.Namespace) -> int:
         engines = args.engines if args.engines > 1 else None
         with RtlSearch(torus, depth, engines, args.pv_plies, **table) as unit:
             result = unit.search(position, args.nodes)
-    model = hw_search(position, torus, torus, args.nodes, depth, board="track", **table)
+    model, which = _model_search(position, torus, args.nodes, depth, table, args)
     print(f"{position.turn.word} to move after {position.ply} moves")
     where = f"{torus}x{torus} torus in block RAM, depth <= {depth}"
     if engines:
@@ -424,7 +445,7 @@ def _best_rtl(args: argparse.Namespace) -> int:
         agree = "agrees on the score" if same else "DIFFERS in score"
     else:
         agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
-    print(f"software model (host/hwsearch.py) {agree}: {model.move}, {model.nodes} nodes")
+    print(f"software model ({which}) {agree}: {model.move}, {model.nodes} nodes")
     if result.move is None:
         raise TraxError("the gateware found no legal move")
     print(result.move)
@@ -1036,16 +1057,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--engines",
         type=_positive,
         default=1,
-        help="rtl: search engines splitting the search, each with its own board (default 1; "
-        "docs/parallel.md); the node budget is per engine",
+        help="rtl, model: search engines splitting the search, each with its own board "
+        "(default 1; docs/parallel.md); the node budget is per engine",
     )
     p.add_argument(
         "--pv-plies",
         type=_positive,
         default=1,
         metavar="P",
-        help="rtl, with --engines: split the previous best's line down to ply P (the recursive "
-        "PV split; default 1, the node below it, as the board files)",
+        help="rtl, model, with --engines: split the previous best's line down to ply P (the "
+        "recursive PV split; default 1, the node below it, as the board files)",
     )
     _add_table_options(p, "rtl, model")
     add_variant(p)

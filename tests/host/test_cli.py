@@ -108,6 +108,21 @@ def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, 
         assert ("a table of" in out) == bool(table)
 
 
+def test_best_backend_model_with_engines_prints_the_parallel_models_choice(monkeypatch, capsys):
+    from trax_fpga.host.hwparallel import hw_parallel_search
+    from trax_fpga.host.position import Position
+
+    moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
+    argv = ["best", "--backend", "model", "--nodes", "500", "--torus", "16", "--depth", "5"]
+    status, out, _ = run([*argv, "--engines", "3", *moves], monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 0
+    table = {"move_table": 16384, "table_scores": True, "shared_table": True}
+    expected = hw_parallel_search(Position.from_moves(moves), 16, 16, 500, 5, 3, **table)
+    assert out.splitlines()[-1] == str(expected.move)
+    assert "3 engines, a table of 16384 best moves and their values; compiled" in out
+    assert f"depth {expected.depth}, {expected.nodes} nodes in" in out.splitlines()[-2]
+
+
 def test_judge_names_the_line_that_is_not_text(tmp_path):
     """Binary input: a one-line error naming the line, no traceback (stdin and files)."""
     data = b"@0+ B1+\n\x89PNG\r\n\x1a\n\xff\xfe\x00\n"
