@@ -19,6 +19,7 @@ from trax_fpga.host.engine import (
     EngineSession,
     ModelChooser,
     MoveChooser,
+    gives_a_win,
 )
 from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import hw_search
@@ -218,6 +219,23 @@ def test_a_varied_move_is_near_equal_to_the_best():
             checked += 1
         assert len(chosen) >= 2, moves
     assert checked == 60
+
+
+def test_a_varied_move_never_lets_the_opponent_win_at_once():
+    """After @0+ A2\\ A0/ every black move but B2/ lets white win at once (C2+ closes a loop
+    through forced tiles, which the track evaluation does not see as an attack): the seeded
+    model played @3/ so in its first series against KizuNa and lost in 5 plies. Neither chooser
+    varies into such a move."""
+    position = Position.from_moves(["@0+", "A2\\", "A0/"])
+    for seed in range(12):
+        for chooser in (
+            ModelChooser(nodes=NODES, depth=DEPTH, seed=seed),
+            MoveChooser(nodes=200, seed=seed),
+        ):
+            move = chooser.choose(position).move
+            position.play(move)
+            assert not gives_a_win(position), (seed, chooser.describe(), move)
+            position.pop()
 
 
 @pytest.mark.parametrize(
