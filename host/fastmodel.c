@@ -33,7 +33,7 @@
 #define WIN 1000
 #define MATE_BOUND (WIN - 100)
 #define INFINITY_SCORE 2000
-#define MAX_EXTENSIONS 1 /* host/hweval.py */
+#define MAX_EXTENSIONS 1 /* host/hweval.py: the gateware's */
 
 /* host/trackeval.py */
 #define OWN_ATTACK 500
@@ -475,6 +475,7 @@ typedef struct {
 typedef struct {
     Position *p;
     int width, height, evaluation;
+    int extensions; /* MAX_EXTENSIONS, or (research) the tuning's */
     int64_t budget, nodes;
     int killers[MAX_PLY];
     Entry *table;
@@ -549,7 +550,7 @@ static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
     if (!s->evaluation) return 0;
     int side = turn_colour(p);
     Features f = track_features(p);
-    if (f.attacks[!side] > 0 && ply + 1 < depth + MAX_EXTENSIONS)
+    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions)
         return -negamax(s, ply + 1, depth, -beta, -alpha);
     return -track_score(&f, side);
 }
@@ -622,10 +623,11 @@ typedef struct {
  * move, or beyond the grid), -2 without memory, -3 for bad parameters. */
 int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
               int max_depth, int evaluation, int entries, int tag_bits, int keep_deeper,
-              int scores, SearchResult *out) {
+              int scores, int extensions, SearchResult *out) {
     memset(out, 0, sizeof *out);
-    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth >= MAX_PLY - 2 ||
-        (entries & (entries - 1)) || tag_bits < 0 || tag_bits > 40 || budget < 0)
+    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth < 0 ||
+        max_depth + extensions >= MAX_PLY - 2 || extensions < 0 || (entries & (entries - 1)) ||
+        tag_bits < 0 || tag_bits > 40 || budget < 0)
         return -3;
     /* On the heap, and the iteration's state volatile: longjmp leaves them as they were. */
     Searcher *sp = calloc(1, sizeof(Searcher));
@@ -642,6 +644,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
         return 0;
     }
     s->width = width, s->height = height, s->evaluation = evaluation;
+    s->extensions = extensions;
     s->budget = budget;
     for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
     s->first_legal = NONE;
@@ -877,7 +880,7 @@ static int leaf(Searcher *s, int ply, int depth) {
     if (!s->evaluation) return 0;
     int side = turn_colour(p);
     Features f = track_features(p);
-    if (f.attacks[!side] > 0 && ply + 1 < depth + MAX_EXTENSIONS) return NONE_VALUE;
+    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions) return NONE_VALUE;
     return -track_score(&f, side);
 }
 
@@ -1024,10 +1027,11 @@ typedef struct {
 
 static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
                          int64_t budget, int evaluation, int entries, int tag_bits,
-                         int keep_deeper, int scores, Entry *table) {
+                         int keep_deeper, int scores, int extensions, Entry *table) {
     s->p = replay(game, n_moves, width, height);
     if (!s->p) return -1;
     s->width = width, s->height = height, s->evaluation = evaluation;
+    s->extensions = extensions;
     s->budget = budget;
     for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
     s->first_legal = NONE;
@@ -1046,11 +1050,12 @@ static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int widt
 int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
                        int max_depth, int engines, int pv_plies, int evaluation, int entries,
                        int tag_bits, int keep_deeper, int scores, int shared_table,
-                       ParallelResult *out) {
+                       int extensions, ParallelResult *out) {
     memset(out, 0, sizeof *out);
-    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth >= MAX_PLY - 2 ||
-        (entries & (entries - 1)) || tag_bits < 0 || tag_bits > 40 || budget < 0 ||
-        engines < 1 || engines > MAX_ENGINES || pv_plies < 1)
+    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth < 0 ||
+        max_depth + extensions >= MAX_PLY - 2 || extensions < 0 || (entries & (entries - 1)) ||
+        tag_bits < 0 || tag_bits > 40 || budget < 0 || engines < 1 || engines > MAX_ENGINES ||
+        pv_plies < 1)
         return -3;
     Engine *team = calloc((size_t)engines, sizeof(Engine));
     Iteration *it = calloc(1, sizeof(Iteration));
@@ -1064,7 +1069,8 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         Entry *table = entries ? tables[shared_table ? 0 : i] : NULL;
         if (!status)
             status = searcher_init(&team[i].s, game, n_moves, width, height, budget,
-                                   evaluation, entries, tag_bits, keep_deeper, scores, table);
+                                   evaluation, entries, tag_bits, keep_deeper, scores,
+                                   extensions, table);
         if (!status) {
             team[i].number = i;
             team[i].s.engine = &team[i];

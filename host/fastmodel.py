@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .hweval import MAX_EXTENSIONS
 from .hwparallel import ParallelResult
 from .hwsearch import HwSearchResult
 from .movetable import TAG_BITS, score_tag_bits
@@ -139,6 +140,7 @@ def library() -> ctypes.CDLL:
         ctypes.c_int,
         ctypes.c_int,
         ctypes.c_int,
+        ctypes.c_int,
         ctypes.POINTER(_Result),
     ]
     lib.fm_parallel_search.restype = ctypes.c_int
@@ -146,7 +148,7 @@ def library() -> ctypes.CDLL:
         ctypes.POINTER(ctypes.c_int32),
         *[ctypes.c_int] * 3,
         ctypes.c_int64,
-        *[ctypes.c_int] * 9,
+        *[ctypes.c_int] * 10,
         ctypes.POINTER(_Parallel),
     ]
     lib.fm_perft.restype = ctypes.c_int64
@@ -177,8 +179,14 @@ def fast_search(
     evaluation: bool = True,
     move_table: int = 0,
     table_scores: bool = False,
+    extensions: int = MAX_EXTENSIONS,
 ) -> HwSearchResult:
-    """:func:`.hwsearch.hw_search` with ``board="track"`` and the same arguments, compiled."""
+    """:func:`.hwsearch.hw_search` with ``board="track"`` and the same arguments, compiled.
+
+    ``extensions`` (research, model only: the gateware's is ``MAX_EXTENSIONS``) is the plies a
+    threatened side may be searched beyond the horizon: :func:`.hw_search` with the tuning
+    ``sw-loops`` and that ``extensions`` (:mod:`.trackresearch`), node for node while the game's
+    targets lie less than half the torus apart."""
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if table_scores and not move_table:
@@ -190,7 +198,7 @@ def fast_search(
     out = _Result()
     status = library().fm_search(
         *(game, count, width, height, budget, max_depth, int(evaluation)),
-        *(move_table, tag_bits, 1, int(table_scores), ctypes.byref(out)),
+        *(move_table, tag_bits, 1, int(table_scores), extensions, ctypes.byref(out)),
     )
     _check(status)
     return _result(position, width, height, out)
@@ -229,9 +237,10 @@ def fast_parallel_search(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
+    extensions: int = MAX_EXTENSIONS,
 ) -> ParallelResult:
     """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
-    compiled."""
+    compiled; ``extensions`` as :func:`fast_search`'s (research)."""
     if not 1 <= engines <= MAX_ENGINES:
         raise ValueError(f"engines must be 1 to {MAX_ENGINES}, not {engines}")
     if pv_plies < 1:
@@ -246,7 +255,8 @@ def fast_parallel_search(
     out = _Parallel()
     status = library().fm_parallel_search(
         *(game, count, width, height, budget, max_depth, engines, pv_plies, int(evaluation)),
-        *(move_table, tag_bits, 1, int(table_scores), int(shared_table), ctypes.byref(out)),
+        *(move_table, tag_bits, 1, int(table_scores), int(shared_table), extensions),
+        ctypes.byref(out),
     )
     _check(status)
     one = _result(position, width, height, out.result)

@@ -26,12 +26,14 @@ import collections
 import dataclasses
 import pathlib
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable
 
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .fastmodel import fast_parallel_search, fast_search
+from .hweval import MAX_EXTENSIONS
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import hw_search
 from .judge import game_moves
@@ -97,6 +99,10 @@ VARIANTS: dict[str, Weights] = {
 HW_PLAYERS = {"hw": ("window", True), "hw-mate": ("window", False), "track": ("track", True)}
 HW_WINDOW = 64
 HW_MAX_DEPTH = 8
+#: ``board``: the ULX3S board file's search (its engines sharing its table of best moves and
+#: their values, depth 8), compiled (:mod:`.fastmodel`), the budget per engine; ``board1`` with
+#: one engine; ``-xN`` (research) with N plies of extension instead of ``MAX_EXTENSIONS``.
+BOARD_ENGINES = 7
 #: ``track`` with N engines splitting its root (:mod:`.hwparallel`), the budget per engine.
 PARALLEL_PLAYERS = {"track-par2": 2, "track-par4": 4, "track-par8": 8}
 
@@ -156,6 +162,15 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: _greedy(position, VARIANTS["default"])
     # The gateware's search, through its model, on a large window. A game that outgrows it
     # (the model finds no move) goes on with the first legal move, as `trax engine` does.
+    compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?", name)
+    if compiled:  # the board file's search, compiled (a real board's nodes a move in seconds)
+        engines = 1 if compiled[1] else BOARD_ENGINES
+        options = {"move_table": 16384, "table_scores": True, "shared_table": True}
+        options["extensions"] = int(compiled[2] or MAX_EXTENSIONS)
+        return lambda position: (
+            fast_parallel_search(position, HW_WINDOW, HW_WINDOW, budget, 8, engines, **options).move
+            or position.legal_moves()[0]
+        )
     if name in PARALLEL_PLAYERS:
         engines = PARALLEL_PLAYERS[name]
         return lambda position: (
@@ -434,7 +449,8 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument(
         "a",
         help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
-        f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}",
+        f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}, board, "
+        "board1, board-xN, board1-xN (compiled; budget per engine)",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")

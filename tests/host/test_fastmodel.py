@@ -8,6 +8,7 @@ A random test asserts how many cases it compared, so that it cannot pass having 
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import random
 
@@ -23,8 +24,9 @@ from trax_fpga.host.fastmodel import (
 from trax_fpga.host.hwparallel import hw_parallel_search
 from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
-from trax_fpga.host.search_bench import midgame_positions
+from trax_fpga.host.search_bench import make_player, midgame_positions
 from trax_fpga.host.tiles import Tile
+from trax_fpga.host.trackresearch import TUNINGS
 
 from .test_perft import PERFT
 from .test_search import TACTICS
@@ -183,3 +185,29 @@ def test_many_engines_on_random_positions_and_budgets(seed):
         same_parallel(position, torus, engines, pv_plies, budget, depth, options)
         compared += 1
     assert compared == 12
+
+
+def test_research_extensions_are_the_tunings_node_for_node():
+    """``extensions`` (research): the Python model with the tuning ``sw-loops`` (the board's
+    evaluation through the research path) and as many plies of extension; 1 is the gateware's."""
+    board_file = TUNINGS["sw-loops-hash16k-scores"]
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    for position in positions:
+        for extensions in (1, 2, 3):
+            tuning = dataclasses.replace(board_file, extensions=extensions)
+            expected = hw_search(position, 64, 64, 2500, 8, board="track", tuning=tuning)
+            table = {"move_table": 16384, "table_scores": True}
+            found = fast_search(position, 64, 64, 2500, 8, extensions=extensions, **table)
+            assert found == expected, (repr(position), extensions)
+    assert len(positions) == 6
+
+
+@pytest.mark.parametrize("name", ["board", "board1", "board-x2", "board1-x3"])
+def test_search_bench_plays_the_compiled_board(name):
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    engines = 1 if name.startswith("board1") else 7
+    extensions = int(name.split("-x")[1]) if "-x" in name else 1
+    table = {"move_table": 16384, "table_scores": True, "shared_table": True}
+    table["extensions"] = extensions
+    expected = fast_parallel_search(position, 64, 64, 300, 8, engines, **table)
+    assert make_player(name, 300)(position) == expected.move
