@@ -20,9 +20,9 @@
 
 #define GRID 256
 #define CELLS (GRID * GRID)
-#define REACH 100 /* the largest |x| or |y| a tile may have */
-#define MAX_TURNS 8192
-#define MAX_TILES 16384
+#define REACH 100 /* the largest |x| or |y| a tile may have (host/fastmodel.py: REACH) */
+#define MAX_TURNS 8192 /* host/fastmodel.py: MAX_TURNS */
+#define MAX_TILES 16384 /* host/fastmodel.py: MAX_TILES */
 #define MAX_CHANGES (MAX_TILES * 12)
 #define MAX_FRONTIER (MAX_TILES * 4)
 #define MAX_PLY 64
@@ -301,7 +301,8 @@ static int turn_colour(const Position *p) { return p->n_turns % 2 == 0 ? WHITE :
  * nothing changed). */
 static int play(Position *p, int x, int y, int symbol) {
     if (p->outcome) return 0;
-    if (p->n_turns >= MAX_TURNS - 1 || x < -REACH || x > REACH || y < -REACH || y > REACH)
+    if (p->n_turns >= MAX_TURNS - 1 || p->n_placed >= MAX_TILES - 1 || x < -REACH ||
+        x > REACH || y < -REACH || y > REACH)
         return 0;
     int c = cell_of(x, y), start = p->n_placed;
     if (!p->has_box) {

@@ -30,8 +30,8 @@ import tempfile
 from pathlib import Path
 
 from .hweval import MAX_EXTENSIONS
-from .hwparallel import ParallelResult
-from .hwsearch import HwSearchResult
+from .hwparallel import ParallelResult, hw_parallel_search
+from .hwsearch import HwSearchResult, hw_search
 from .movetable import TAG_BITS, score_tag_bits
 from .notation import Move
 from .position import Position
@@ -69,6 +69,12 @@ class _Result(ctypes.Structure):
 
 MAX_PLY = 64
 MAX_ENGINES = 32
+#: What the C side holds (fastmodel.c's constants of the same names): tiles within REACH of the
+#: first in x and y, fewer than MAX_TILES tiles and MAX_TURNS turns. A game beyond them (one
+#: that outgrew every torus the model plays on) is searched by the Python model instead.
+REACH = 100
+MAX_TILES = 16384
+MAX_TURNS = 8192
 
 
 class _Parallel(ctypes.Structure):
@@ -193,6 +199,18 @@ def fast_search(
         raise ValueError("scores in the table need the table (move_table)")
     if position.box is None:  # the first move of a game: the search is not needed
         return HwSearchResult(Move(0, 0, Symbol.CROSS), 0, 0, 0, (0, 0), Symbol.CROSS)
+    if not _fits(position):
+        return _python_search(
+            position,
+            width,
+            height,
+            budget,
+            max_depth,
+            evaluation,
+            extensions,
+            move_table=move_table,
+            table_scores=table_scores,
+        )
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
     out = _Result()
@@ -202,6 +220,22 @@ def fast_search(
     )
     _check(status)
     return _result(position, width, height, out)
+
+
+def _fits(position: Position) -> bool:
+    """Whether the C side holds the game (see :data:`REACH`)."""
+    box = position.box
+    reach = max(abs(box.min_x), abs(box.max_x), abs(box.min_y), abs(box.max_y))
+    return reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1
+
+
+def _python_search(position, width, height, budget, max_depth, evaluation, extensions, **table):
+    """The Python model's search (for a game beyond the C side's reach)."""
+    if extensions != MAX_EXTENSIONS:
+        raise FastModelError("research extensions are for games the compiled model holds")
+    return hw_search(
+        position, width, height, budget, max_depth, evaluation=evaluation, board="track", **table
+    )
 
 
 def _check(status: int) -> None:
@@ -250,6 +284,17 @@ def fast_parallel_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
+    if not _fits(position):
+        if extensions != MAX_EXTENSIONS:
+            raise FastModelError("research extensions are for games the compiled model holds")
+        return hw_parallel_search(
+            *(position, width, height, budget, max_depth, engines),
+            evaluation=evaluation,
+            pv_plies=pv_plies,
+            move_table=move_table,
+            shared_table=shared_table,
+            table_scores=table_scores,
+        )
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
     out = _Parallel()

@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from trax_fpga.host import fastmodel
 from trax_fpga.host.fastmodel import (
     FastModelError,
     available,
@@ -211,3 +212,17 @@ def test_search_bench_plays_the_compiled_board(name):
     table["extensions"] = extensions
     expected = fast_parallel_search(position, 64, 64, 300, 8, engines, **table)
     assert make_player(name, 300)(position) == expected.move
+
+
+def test_a_game_beyond_the_c_sides_reach_is_searched_by_the_python_model(monkeypatch):
+    """A game that outgrew every torus (tiles more than ``REACH`` from the first) goes to the
+    Python model, with the same result, and the C side is not asked."""
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    box = position.box
+    monkeypatch.setattr(fastmodel, "REACH", max(-box.min_x, box.max_x, -box.min_y, box.max_y) - 1)
+    monkeypatch.setattr(fastmodel, "library", None)  # (calling it would fail)
+    table = {"move_table": 1024, "table_scores": True}
+    expected = hw_search(position, 64, 64, 500, 6, board="track", **table)
+    assert fast_search(position, 64, 64, 500, 6, **table) == expected
+    expected = hw_parallel_search(position, 64, 64, 300, 6, 3, shared_table=True, **table)
+    assert fast_parallel_search(position, 64, 64, 300, 6, 3, shared_table=True, **table) == expected
