@@ -620,6 +620,26 @@ typedef struct {
     int64_t nodes;
 } SearchResult;
 
+static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
+                         int64_t budget, int evaluation, int entries, int tag_bits,
+                         int keep_deeper, int scores, int extensions, Entry *table) {
+    s->p = replay(game, n_moves, width, height);
+    if (!s->p) return -1;
+    s->width = width, s->height = height, s->evaluation = evaluation;
+    s->extensions = extensions;
+    s->budget = budget;
+    for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
+    s->first_legal = NONE;
+    s->cands = malloc(sizeof(Candidate) * CAND_STACK);
+    if (!s->cands) return -2;
+    if (entries) {
+        s->entries = (uint64_t)entries;
+        s->tag_bits = tag_bits, s->keep_deeper = keep_deeper, s->scores = scores;
+        s->table = table;
+    }
+    return 0;
+}
+
 /* hw_search(board="track"): returns 0, or -1 when the moves cannot be replayed (an illegal
  * move, or beyond the grid), -2 without memory, -3 for bad parameters. */
 int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
@@ -634,30 +654,19 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
     Searcher *sp = calloc(1, sizeof(Searcher));
     if (!sp) return -2;
     Searcher *s = sp;
-    s->p = replay(game, n_moves, width, height);
-    if (!s->p) {
-        free(sp);
-        return -1;
+    Entry *table = entries ? calloc((size_t)entries, sizeof(Entry)) : NULL;
+    int status = entries && !table ? -2 : 0;
+    if (!status)
+        status = searcher_init(s, game, n_moves, width, height, budget, evaluation, entries,
+                               tag_bits, keep_deeper, scores, extensions, table);
+    if (status) {
+        free(s->cands), free(table), free(s->p), free(sp);
+        return status;
     }
     if (!s->p->has_box) { /* the first move of a game: the search is not needed */
-        free(s->p), free(sp);
+        free(s->cands), free(table), free(s->p), free(sp);
         *out = (SearchResult){1, 0, 0, 0, 0, 0, 0};
         return 0;
-    }
-    s->width = width, s->height = height, s->evaluation = evaluation;
-    s->extensions = extensions;
-    s->budget = budget;
-    for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
-    s->first_legal = NONE;
-    s->cands = malloc(sizeof(Candidate) * CAND_STACK);
-    if (entries) {
-        s->entries = (uint64_t)entries;
-        s->tag_bits = tag_bits, s->keep_deeper = keep_deeper, s->scores = scores;
-        s->table = calloc((size_t)entries, sizeof(Entry));
-    }
-    if (!s->cands || (entries && !s->table)) {
-        free(s->cands), free(s->table), free(s->p), free(sp);
-        return -2;
     }
     volatile int have = 0, r_key = NONE, r_cell = 0, r_symbol = 0, r_score = 0, r_depth = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
@@ -1026,25 +1035,6 @@ typedef struct {
     int64_t ticks;
 } ParallelResult;
 
-static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
-                         int64_t budget, int evaluation, int entries, int tag_bits,
-                         int keep_deeper, int scores, int extensions, Entry *table) {
-    s->p = replay(game, n_moves, width, height);
-    if (!s->p) return -1;
-    s->width = width, s->height = height, s->evaluation = evaluation;
-    s->extensions = extensions;
-    s->budget = budget;
-    for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
-    s->first_legal = NONE;
-    s->cands = malloc(sizeof(Candidate) * CAND_STACK);
-    if (!s->cands) return -2;
-    if (entries) {
-        s->entries = (uint64_t)entries;
-        s->tag_bits = tag_bits, s->keep_deeper = keep_deeper, s->scores = scores;
-        s->table = table;
-    }
-    return 0;
-}
 
 /* hw_parallel_search (helpers off): `engines` engines, `budget` nodes each; the table of
  * `entries` shared by all (shared_table) or each engine's own. Returns as fm_search. */
