@@ -244,27 +244,15 @@ class ModelChooser:
         import dataclasses
 
         # imported on use, as the software search
-        from . import fastmodel
-        from .hwparallel import hw_parallel_search
-        from .hwsearch import hw_search
+        from .fastmodel import model_search
 
         start = time.perf_counter()
-        size, nodes, depth = self.torus, self.nodes, self.depth
-        table = {"move_table": self.move_table, "table_scores": self.table_scores}
-        compiled = size <= 64 and self.engines <= fastmodel.MAX_ENGINES and fastmodel.available()
-        parallel = {"pv_plies": self.pv_plies, "shared_table": self.move_table > 0}
-        if compiled and self.engines == 1:  # node for node the Python model, much faster
-            result = fastmodel.fast_search(position, size, size, nodes, depth, **table)
-        elif compiled:
-            result = fastmodel.fast_parallel_search(
-                *(position, size, size, nodes, depth, self.engines), **parallel, **table
-            )
-        elif self.engines == 1:
-            result = hw_search(position, size, size, nodes, depth, board="track", **table)
-        else:
-            result = hw_parallel_search(
-                *(position, size, size, nodes, depth, self.engines), **parallel, **table
-            )
+        result, compiled = model_search(
+            *(position, self.torus, self.nodes, self.depth, self.engines),
+            pv_plies=self.pv_plies,
+            move_table=self.move_table,
+            table_scores=self.table_scores,
+        )
         elapsed = time.perf_counter() - start
         log.info(
             "%s: depth %d score %d nodes %d in %.3f s (%s%s)",

@@ -44,6 +44,7 @@ __all__ = [
     "fast_perft",
     "fast_search",
     "library",
+    "model_search",
 ]
 
 SOURCE = Path(__file__).with_name("fastmodel.c")
@@ -320,3 +321,29 @@ def fast_perft(position: Position, depth: int) -> int:
     if total < 0:
         raise FastModelError("the game cannot be replayed")
     return total
+
+
+def model_search(
+    position: Position,
+    torus: int,
+    budget: int,
+    max_depth: int,
+    engines: int = 1,
+    *,
+    pv_plies: int = 1,
+    move_table: int = 0,
+    table_scores: bool = False,
+) -> tuple[HwSearchResult, bool]:
+    """The board's search through its model, as ``trax engine --search model`` and ``trax best
+    --backend model`` run it: ``engines`` engines (the table, if any, shared by them) on a
+    ``torus`` x ``torus`` torus, compiled when it can be here, else the Python model (node for
+    node the same). The result, and whether the compiled model ran."""
+    table = {"move_table": move_table, "table_scores": table_scores}
+    compiled = torus <= 64 and engines <= MAX_ENGINES and available()
+    arguments = (position, torus, torus, budget, max_depth)
+    split = {"pv_plies": pv_plies, "shared_table": move_table > 0}
+    if engines == 1:
+        search = fast_search if compiled else functools.partial(hw_search, board="track")
+        return search(*arguments, **table), compiled
+    search = fast_parallel_search if compiled else hw_parallel_search
+    return search(*arguments, engines, **split, **table), compiled

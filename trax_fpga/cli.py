@@ -398,21 +398,13 @@ def _best_model(args: argparse.Namespace) -> int:
 def _model_search(position, torus: int, nodes: int, depth: int, table: dict, args):
     """The search's model on ``position`` with ``args.engines`` and ``args.pv_plies``: its
     result and which model ran it (the compiled one when it can, else the Python one)."""
-    from .host import fastmodel
-    from .host.hwparallel import hw_parallel_search
-    from .host.hwsearch import hw_search
+    from .host.fastmodel import model_search
 
-    engines, compiled = args.engines, torus <= 64 and fastmodel.available()
-    compiled = compiled and engines <= fastmodel.MAX_ENGINES
-    which = "compiled, host/fastmodel.c" if compiled else "host/hwsearch.py"
-    if engines == 1 and compiled:
-        return fastmodel.fast_search(position, torus, torus, nodes, depth, **table), which
-    if engines == 1:
-        return hw_search(position, torus, torus, nodes, depth, board="track", **table), which
-    split = {"pv_plies": args.pv_plies, "shared_table": table["move_table"] > 0}
-    search = fastmodel.fast_parallel_search if compiled else hw_parallel_search
-    which = which.replace("hwsearch", "hwparallel")
-    return search(position, torus, torus, nodes, depth, engines, **split, **table), which
+    result, compiled = model_search(
+        *(position, torus, nodes, depth, args.engines), pv_plies=args.pv_plies, **table
+    )
+    python = "host/hwsearch.py" if args.engines == 1 else "host/hwparallel.py"
+    return result, "compiled, host/fastmodel.c" if compiled else python
 
 
 def _best_rtl(args: argparse.Namespace) -> int:

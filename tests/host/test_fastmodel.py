@@ -226,3 +226,16 @@ def test_a_game_beyond_the_c_sides_reach_is_searched_by_the_python_model(monkeyp
     assert fast_search(position, 64, 64, 500, 6, **table) == expected
     expected = hw_parallel_search(position, 64, 64, 300, 6, 3, shared_table=True, **table)
     assert fast_parallel_search(position, 64, 64, 300, 6, 3, shared_table=True, **table) == expected
+
+
+@pytest.mark.parametrize("engines", [1, 3])
+def test_model_search_runs_the_python_model_without_a_compiler(engines, monkeypatch):
+    """What ``trax engine --search model`` and ``trax best --backend model`` call: the compiled
+    model when it can be built, else the Python one, with the same result."""
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    table = {"move_table": 1024, "table_scores": True}
+    compiled, ran = fastmodel.model_search(position, 64, 400, 6, engines, **table)
+    assert ran
+    monkeypatch.setattr(fastmodel, "available", lambda: False)
+    python, ran = fastmodel.model_search(position, 64, 400, 6, engines, **table)
+    assert not ran and python == compiled
