@@ -33,7 +33,6 @@
 #define WIN 1000
 #define MATE_BOUND (WIN - 100)
 #define INFINITY_SCORE 2000
-#define MAX_EXTENSIONS 1 /* host/hweval.py: the gateware's */
 
 /* host/trackeval.py */
 #define OWN_ATTACK 500
@@ -476,7 +475,7 @@ typedef struct {
 typedef struct {
     Position *p;
     int width, height, evaluation;
-    int extensions; /* MAX_EXTENSIONS, or (research) the tuning's */
+    int extensions; /* host/hweval.py's MAX_EXTENSIONS, or (research) a tuning's */
     int64_t budget, nodes;
     int killers[MAX_PLY];
     Entry *table;
@@ -537,23 +536,38 @@ static int moves(Searcher *s, int first) {
     return n;
 }
 
+/* _Searcher.candidates: moves() with the budget's check before a first move that is none. */
+static int candidates(Searcher *s, int first) {
+    int base = s->n_cands, n = moves(s, first);
+    if (first != NONE && (n == 0 || s->cands[base].key != first) && s->nodes == s->budget)
+        longjmp(s->stop, 1);
+    return n;
+}
+
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta);
 
-/* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
-static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
+/* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
+ * search goes on below it. */
+#define NONE_VALUE (-100000)
+static int leaf(Searcher *s, int ply, int depth) {
     Position *p = s->p;
     const Turn *turn = &p->turns[p->n_turns - 1];
     if (p->outcome) {
         int winner = (p->outcome & 3) - 1;
         return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
     }
-    if (ply + 1 < depth) return -negamax(s, ply + 1, depth, -beta, -alpha);
+    if (ply + 1 < depth) return NONE_VALUE;
     if (!s->evaluation) return 0;
     int side = turn_colour(p);
     Features f = track_features(p);
-    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions)
-        return -negamax(s, ply + 1, depth, -beta, -alpha);
+    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions) return NONE_VALUE;
     return -track_score(&f, side);
+}
+
+/* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
+static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
+    int v = leaf(s, ply, depth);
+    return v != NONE_VALUE ? v : -negamax(s, ply + 1, depth, -beta, -alpha);
 }
 
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
@@ -574,10 +588,8 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
         }
         if (ours) first = held->move;
     }
-    int base = s->n_cands, n = moves(s, first);
+    int base = s->n_cands, n = candidates(s, first);
     Candidate *cands = s->cands + base;
-    if (first != NONE && (n == 0 || cands[0].key != first) && s->nodes == s->budget)
-        longjmp(s->stop, 1);
     int alpha0 = alpha, beta0 = beta, best = -INFINITY_SCORE, best_key = NONE;
     for (int i = 0; i < n; i++) {
         if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
@@ -620,6 +632,13 @@ typedef struct {
     int64_t nodes;
 } SearchResult;
 
+static int bad_parameters(int width, int height, int64_t budget, int max_depth, int entries,
+                          int tag_bits, int extensions) {
+    return width < 3 || height < 3 || width > 64 || height > 64 || max_depth < 0 ||
+           extensions < 0 || max_depth + extensions >= MAX_PLY - 2 || (entries & (entries - 1)) ||
+           tag_bits < 0 || tag_bits > 40 || budget < 0;
+}
+
 static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
                          int64_t budget, int evaluation, int entries, int tag_bits,
                          int keep_deeper, int scores, int extensions, Entry *table) {
@@ -646,9 +665,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
               int max_depth, int evaluation, int entries, int tag_bits, int keep_deeper,
               int scores, int extensions, SearchResult *out) {
     memset(out, 0, sizeof *out);
-    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth < 0 ||
-        max_depth + extensions >= MAX_PLY - 2 || extensions < 0 || (entries & (entries - 1)) ||
-        tag_bits < 0 || tag_bits > 40 || budget < 0)
+    if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions))
         return -3;
     /* On the heap, and the iteration's state volatile: longjmp leaves them as they were. */
     Searcher *sp = calloc(1, sizeof(Searcher));
@@ -876,23 +893,6 @@ static SplitNode *split_node(Iteration *it, int ply) {
     return node;
 }
 
-/* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
- * search goes on below it. */
-#define NONE_VALUE (-100000)
-static int leaf(Searcher *s, int ply, int depth) {
-    Position *p = s->p;
-    const Turn *turn = &p->turns[p->n_turns - 1];
-    if (p->outcome) {
-        int winner = (p->outcome & 3) - 1;
-        return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
-    }
-    if (ply + 1 < depth) return NONE_VALUE;
-    if (!s->evaluation) return 0;
-    int side = turn_colour(p);
-    Features f = track_features(p);
-    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions) return NONE_VALUE;
-    return -track_score(&f, side);
-}
 
 /* _Engine.take: walk the candidates from `*next` (the next of legal ordinal `*ordinal`) to the
  * legal one of ordinal `ticket` and play it (a node); the ones before it are played and taken
@@ -918,13 +918,6 @@ static const Candidate *take_ticket(Searcher *s, const Candidate *moves, int n, 
     return NULL;
 }
 
-/* _Searcher.candidates: moves() with the budget's check before a first move that is none. */
-static int candidates(Searcher *s, int first) {
-    int base = s->n_cands, n = moves(s, first);
-    if (first != NONE && (n == 0 || s->cands[base].key != first) && s->nodes == s->budget)
-        longjmp(s->stop, 1);
-    return n;
-}
 
 static int split_value(Engine *e, int ply);
 
@@ -1043,10 +1036,8 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
                        int tag_bits, int keep_deeper, int scores, int shared_table,
                        int extensions, ParallelResult *out) {
     memset(out, 0, sizeof *out);
-    if (width < 3 || height < 3 || width > 64 || height > 64 || max_depth < 0 ||
-        max_depth + extensions >= MAX_PLY - 2 || extensions < 0 || (entries & (entries - 1)) ||
-        tag_bits < 0 || tag_bits > 40 || budget < 0 || engines < 1 || engines > MAX_ENGINES ||
-        pv_plies < 1)
+    if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions) ||
+        engines < 1 || engines > MAX_ENGINES || pv_plies < 1)
         return -3;
     Engine *team = calloc((size_t)engines, sizeof(Engine));
     Iteration *it = calloc(1, sizeof(Iteration));

@@ -165,9 +165,8 @@ def library() -> ctypes.CDLL:
 
 def _game(position: Position) -> tuple[ctypes.Array, int]:
     """The position's moves as the C side replays them: each turn's played cell and symbol."""
-    if position.turns and position.turns[0].placed[0][0] != (0, 0):
-        raise FastModelError("the compiled model replays games from the empty board")
-    if not position.turns and position.tiles:
+    from_moves = position.turns[0].placed[0][0] == (0, 0) if position.turns else not position.tiles
+    if not from_moves:
         raise FastModelError("the compiled model replays games from the empty board")
     values = []
     for turn in position.turns:
@@ -200,18 +199,10 @@ def fast_search(
         raise ValueError("scores in the table need the table (move_table)")
     if position.box is None:  # the first move of a game: the search is not needed
         return HwSearchResult(Move(0, 0, Symbol.CROSS), 0, 0, 0, (0, 0), Symbol.CROSS)
-    if not _fits(position):
-        return _python_search(
-            position,
-            width,
-            height,
-            budget,
-            max_depth,
-            evaluation,
-            extensions,
-            move_table=move_table,
-            table_scores=table_scores,
-        )
+    if _beyond_reach(position, extensions):
+        table = {"move_table": move_table, "table_scores": table_scores}
+        arguments = (position, width, height, budget, max_depth)
+        return hw_search(*arguments, evaluation=evaluation, board="track", **table)
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
     out = _Result()
@@ -223,20 +214,15 @@ def fast_search(
     return _result(position, width, height, out)
 
 
-def _fits(position: Position) -> bool:
-    """Whether the C side holds the game (see :data:`REACH`)."""
+def _beyond_reach(position: Position, extensions: int) -> bool:
+    """Whether the game is beyond what the C side holds (see :data:`REACH`), so that the Python
+    model must search it (which has no research extensions)."""
     box = position.box
     reach = max(abs(box.min_x), abs(box.max_x), abs(box.min_y), abs(box.max_y))
-    return reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1
-
-
-def _python_search(position, width, height, budget, max_depth, evaluation, extensions, **table):
-    """The Python model's search (for a game beyond the C side's reach)."""
-    if extensions != MAX_EXTENSIONS:
+    held = reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1
+    if not held and extensions != MAX_EXTENSIONS:
         raise FastModelError("research extensions are for games the compiled model holds")
-    return hw_search(
-        position, width, height, budget, max_depth, evaluation=evaluation, board="track", **table
-    )
+    return not held
 
 
 def _check(status: int) -> None:
@@ -285,9 +271,7 @@ def fast_parallel_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
-    if not _fits(position):
-        if extensions != MAX_EXTENSIONS:
-            raise FastModelError("research extensions are for games the compiled model holds")
+    if _beyond_reach(position, extensions):
         return hw_parallel_search(
             *(position, width, height, budget, max_depth, engines),
             evaluation=evaluation,

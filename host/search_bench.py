@@ -31,6 +31,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE, DEFAULT_TORUS
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .fastmodel import fast_parallel_search, fast_search
 from .hweval import MAX_EXTENSIONS
@@ -102,7 +103,7 @@ HW_MAX_DEPTH = 8
 #: ``board``: the ULX3S board file's search (its engines sharing its table of best moves and
 #: their values, depth 8), compiled (:mod:`.fastmodel`), the budget per engine; ``board1`` with
 #: one engine; ``-xN`` (research) with N plies of extension instead of ``MAX_EXTENSIONS``.
-BOARD_ENGINES = 7
+BOARD_ENGINES = 7  # (boards/ulx3s_85f.py)
 #: ``track`` with N engines splitting its root (:mod:`.hwparallel`), the budget per engine.
 PARALLEL_PLAYERS = {"track-par2": 2, "track-par4": 4, "track-par8": 8}
 
@@ -165,10 +166,11 @@ def make_player(name: str, budget: int) -> Player:
     compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?", name)
     if compiled:  # the board file's search, compiled (a real board's nodes a move in seconds)
         engines = 1 if compiled[1] else BOARD_ENGINES
-        options = {"move_table": 16384, "table_scores": True, "shared_table": True}
+        options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
         options["extensions"] = int(compiled[2] or MAX_EXTENSIONS)
+        size, depth = DEFAULT_TORUS, DEFAULT_MODEL_DEPTH
         return lambda position: (
-            fast_parallel_search(position, HW_WINDOW, HW_WINDOW, budget, 8, engines, **options).move
+            fast_parallel_search(position, size, size, budget, depth, engines, **options).move
             or position.legal_moves()[0]
         )
     if name in PARALLEL_PLAYERS:
@@ -307,7 +309,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
     the board file's seven at 30 times), over the block-RAM figures' positions."""
     positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
     size, depth = HW_WINDOW, HW_MAX_DEPTH
-    gateware = {"move_table": 16384, "table_scores": True}
+    gateware = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
     shared = {"shared_table": True, **gateware}
     players = (
         ("software player speed", "host/search.py", budget, lambda p, n: search(p, n)),
@@ -333,7 +335,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
             "compiled many-engine model speed",
             "host/fastmodel.c, the ULX3S board file's 7 engines sharing the table",
             budget * 30,
-            lambda p, n: fast_parallel_search(p, size, size, n, depth, 7, **shared),
+            lambda p, n: fast_parallel_search(p, size, size, n, depth, BOARD_ENGINES, **shared),
         ),
     )
     for name, model, nodes_each, play in players:
