@@ -416,12 +416,37 @@ static int signed_mod(int v, int size) {
     return v >= size / 2 ? v - size : v;
 }
 
+/* Research options (model only; 0 is the gateware's search, node for node). */
+#define RESEARCH_NEWEST 1 /* candidates from the newest frontier cell to the oldest */
+#define RESEARCH_CUT 2    /* a move leaving the opponent an attack is lost (a mate in one) */
+#define RESEARCH_DEEPER 4 /* the table's score also answers a search shallower than its own */
+#define RESEARCH_FITTED 8 /* the quiet evaluation is the fitted weights' (fm_research_weights) */
+#define RESEARCH_HALF 16  /* a move after which its mover holds an attack costs half a ply */
+
 typedef struct {
     int attacks[2], potential[2];
+    int pseudo[2]; /* research: KizuNa's pseudo-threats (pairs of 1-1 corners) */
+    int kinds[2][12]; /* research: tracks per kind, 3 (distance - 1) + relation */
+    int long_tracks[2]; /* research: tracks whose targets lie 6 or more apart in x or y */
 } Features;
 
+/* Research: a fitted evaluation's weights (fm_research_weights), used with RESEARCH_FITTED in
+ * place of the loop potential, the tempo and the opponent's attacks' weight: per kind (index
+ * 3 (distance - 1) + relation), the side to move's tracks (12), the opponent's (12); then the
+ * opponent's attacks, the pseudo-threats (mine, theirs), the long tracks (mine, theirs), a
+ * constant (the tempo). The board's own evaluation is the weights LOOP_WEIGHTS, -LOOP_WEIGHTS,
+ * -ATTACK_WEIGHT, 0, 0, 0, 0, TEMPO. */
+#define FITTED_WEIGHTS 30
+static int fitted[FITTED_WEIGHTS];
+
+void fm_research_weights(const int32_t *weights, int n) {
+    for (int i = 0; i < FITTED_WEIGHTS; i++) fitted[i] = i < n ? weights[i] : 0;
+}
+
+#define MAX_CORNERS 64
+
 static Features track_features(const Position *p) {
-    Features f = {{0, 0}, {0, 0}};
+    Features f = {{0, 0}, {0, 0}, {0, 0}, {{0}}, {0, 0}};
     for (int i = 0; i < p->n_open; i++) {
         int e1 = p->open_list[i], e2 = p->ends[e1];
         if (e1 > e2) continue;
@@ -433,16 +458,49 @@ static Features track_features(const Position *p) {
         if (distance >= 1 && distance <= 4) {
             int relation = d1 == d2 ? 0 : d1 == (d2 ^ 2) ? 2 : 1;
             f.potential[colour] += LOOP_WEIGHTS[distance - 1][relation];
+            f.kinds[colour][3 * (distance - 1) + relation]++;
         }
+        int sx = abs(signed_mod(dx, p->width)), sy = abs(signed_mod(dy, p->height));
+        f.long_tracks[colour] += sx >= 6 || sy >= 6;
     }
     return f;
 }
 
-static int track_score(const Features *f, int turn) {
+/* Research: the pairs of 1-1 corners (tracks with both open ends on one tile) of each colour
+ * whose tiles are the same and a knight's move apart (KizuNa's pseudo-threat,
+ * host/trackresearch.py's _pseudo_threats). */
+static void pseudo_threats(const Position *p, Features *f) {
+    int corners[2][MAX_CORNERS], n[2] = {0, 0};
+    for (int i = 0; i < p->n_open; i++) {
+        int e1 = p->open_list[i], e2 = p->ends[e1];
+        if (e1 > e2 || e1 >> 2 != e2 >> 2) continue;
+        int colour = colour_at(p, e1);
+        if (n[colour] < MAX_CORNERS) corners[colour][n[colour]++] = e1 >> 2;
+    }
+    for (int colour = 0; colour < 2; colour++)
+        for (int i = 0; i < n[colour]; i++)
+            for (int j = 0; j < i; j++) {
+                int a = corners[colour][i], b = corners[colour][j];
+                int dx = signed_mod(cell_x(a) - cell_x(b), p->width);
+                int dy = signed_mod(cell_y(a) - cell_y(b), p->height);
+                f->pseudo[colour] += abs(dx * dy) == 2 && p->tile[a] == p->tile[b];
+            }
+}
+
+static int track_score(const Features *f, int turn, int research) {
     int mine = turn, theirs = !turn;
     if (f->attacks[mine] > 0) return OWN_ATTACK;
     if (f->attacks[theirs] >= 2) return LOST;
     int value = f->potential[mine] - f->potential[theirs] + TEMPO;
+    if (research & RESEARCH_FITTED) {
+        value = fitted[29];
+        for (int k = 0; k < 12; k++)
+            value += fitted[k] * f->kinds[mine][k] + fitted[12 + k] * f->kinds[theirs][k];
+        value += fitted[24] * f->attacks[theirs] + fitted[25] * f->pseudo[mine];
+        value += fitted[26] * f->pseudo[theirs] + fitted[27] * f->long_tracks[mine];
+        value += fitted[28] * f->long_tracks[theirs];
+        return value < -CLAMP ? -CLAMP : value > CLAMP ? CLAMP : value;
+    }
     value -= ATTACK_WEIGHT * f->attacks[theirs];
     return value < -CLAMP ? -CLAMP : value > CLAMP ? CLAMP : value;
 }
@@ -476,6 +534,8 @@ typedef struct {
     Position *p;
     int width, height, evaluation;
     int extensions; /* host/hweval.py's MAX_EXTENSIONS, or (research) a tuning's */
+    int research;   /* research options (RESEARCH_*), model only: 0 is the gateware's search */
+    int saved[MAX_PLY]; /* RESEARCH_HALF: the half plies saved on the path to each ply */
     int64_t budget, nodes;
     int killers[MAX_PLY];
     Entry *table;
@@ -518,9 +578,10 @@ static int moves(Searcher *s, int first) {
     const Position *p = s->p;
     int base = s->n_cands, n = 0;
     Candidate *out = s->cands + base;
+    int newest = s->research & RESEARCH_NEWEST;
     for (int pass = first == NONE ? 1 : 0; pass < 2; pass++)
-        for (int i = 0; i < p->n_frontier; i++) {
-            int c = p->frontier[i];
+        for (int j = 0; j < p->n_frontier; j++) {
+            int c = p->frontier[newest ? p->n_frontier - 1 - j : j];
             if (p->tile[c]) continue;
             int known, white;
             constraint(p, c, &known, &white);
@@ -556,12 +617,25 @@ static int leaf(Searcher *s, int ply, int depth) {
         int winner = (p->outcome & 3) - 1;
         return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
     }
-    if (ply + 1 < depth) return NONE_VALUE;
+    int half = s->research & RESEARCH_HALF, reached = 2 * (ply + 1);
+    if (half) {
+        Features f = track_features(p);
+        s->saved[ply + 1] = s->saved[ply] + (f.attacks[turn->mover] > 0);
+        reached -= s->saved[ply + 1];
+        if (ply + 4 >= MAX_PLY) reached = 2 * (depth + s->extensions); /* the stack's end */
+    }
+    if (reached < 2 * depth) {
+        if (!(s->research & RESEARCH_CUT) || !s->evaluation) return NONE_VALUE;
+        Features f = track_features(p); /* the side to move holds an attack: the mover lost */
+        return f.attacks[turn_colour(p)] > 0 ? -(WIN - (ply + 2)) : NONE_VALUE;
+    }
     if (!s->evaluation) return 0;
     int side = turn_colour(p);
     Features f = track_features(p);
-    if (f.attacks[!side] > 0 && ply + 1 < depth + s->extensions) return NONE_VALUE;
-    return -track_score(&f, side);
+    if (s->research & RESEARCH_FITTED) pseudo_threats(p, &f);
+    if ((s->research & RESEARCH_CUT) && f.attacks[side] > 0) return -(WIN - (ply + 2));
+    if (f.attacks[!side] > 0 && reached < 2 * (depth + s->extensions)) return NONE_VALUE;
+    return -track_score(&f, side, s->research);
 }
 
 /* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
@@ -573,6 +647,7 @@ static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     Position *p = s->p;
     int left = depth - ply, first = s->killers[ply], turn = turn_colour(p);
+    if (s->research & RESEARCH_HALF) left = 2 * (depth - ply) + s->saved[ply];
     Probe probe = {0};
     if (s->table) {
         probe.slot = p->key % s->entries;
@@ -580,7 +655,8 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
         probe.held = s->table[probe.slot];
         const Entry *held = &probe.held;
         int ours = held->valid && held->tag == probe.tag;
-        if (s->scores && ours && held->left == left && held->turn == turn) {
+        int deep_enough = s->research & RESEARCH_DEEPER ? held->left >= left : held->left == left;
+        if (s->scores && ours && deep_enough && held->turn == turn) {
             int v = moved(held->value, -ply);
             if (held->kind == EXACT || (held->kind == LOWER && v >= beta) ||
                 (held->kind == UPPER && v <= alpha))
@@ -641,11 +717,13 @@ static int bad_parameters(int width, int height, int64_t budget, int max_depth, 
 
 static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int width, int height,
                          int64_t budget, int evaluation, int entries, int tag_bits,
-                         int keep_deeper, int scores, int extensions, Entry *table) {
+                         int keep_deeper, int scores, int extensions, int research,
+                         Entry *table) {
     s->p = replay(game, n_moves, width, height);
     if (!s->p) return -1;
     s->width = width, s->height = height, s->evaluation = evaluation;
     s->extensions = extensions;
+    s->research = research;
     s->budget = budget;
     for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
     s->first_legal = NONE;
@@ -663,7 +741,7 @@ static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int widt
  * move, or beyond the grid), -2 without memory, -3 for bad parameters. */
 int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
               int max_depth, int evaluation, int entries, int tag_bits, int keep_deeper,
-              int scores, int extensions, SearchResult *out) {
+              int scores, int extensions, int research, SearchResult *out) {
     memset(out, 0, sizeof *out);
     if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions))
         return -3;
@@ -675,7 +753,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
     int status = entries && !table ? -2 : 0;
     if (!status)
         status = searcher_init(s, game, n_moves, width, height, budget, evaluation, entries,
-                               tag_bits, keep_deeper, scores, extensions, table);
+                               tag_bits, keep_deeper, scores, extensions, research, table);
     if (status) {
         free(s->cands), free(table), free(s->p), free(sp);
         return status;
@@ -1034,7 +1112,7 @@ typedef struct {
 int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
                        int max_depth, int engines, int pv_plies, int evaluation, int entries,
                        int tag_bits, int keep_deeper, int scores, int shared_table,
-                       int extensions, ParallelResult *out) {
+                       int extensions, int research, ParallelResult *out) {
     memset(out, 0, sizeof *out);
     if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions) ||
         engines < 1 || engines > MAX_ENGINES || pv_plies < 1)
@@ -1052,7 +1130,7 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         if (!status)
             status = searcher_init(&team[i].s, game, n_moves, width, height, budget,
                                    evaluation, entries, tag_bits, keep_deeper, scores,
-                                   extensions, table);
+                                   extensions, research, table);
         if (!status) {
             team[i].number = i;
             team[i].s.engine = &team[i];

@@ -15,7 +15,10 @@ Python model when it cannot.
 :func:`fast_parallel_search` is :func:`.hwparallel.hw_parallel_search` the same way (every
 engine a coroutine of its own, stepped a node at a time in the model's virtual time), without
 its helpers (model only). Scope: the block-RAM board's search without research tunings,
-positions reached by moves from the empty board, tori up to 64 x 64.
+positions reached by moves from the empty board, tori up to 64 x 64. Research options of its
+own (``research=``, the ``RESEARCH_*`` flags; :func:`research_weights`) are for measuring
+candidates at a real board's nodes before they are written into the Python model and the
+gateware; 0 is the board's search.
 """
 
 from __future__ import annotations
@@ -36,8 +39,15 @@ from .movetable import TAG_BITS, score_tag_bits
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
+from .trackeval import ATTACK_WEIGHT, LOOP_WEIGHTS, TEMPO
 
 __all__ = [
+    "BOARD_WEIGHTS",
+    "RESEARCH_CUT",
+    "RESEARCH_DEEPER",
+    "RESEARCH_FITTED",
+    "RESEARCH_HALF",
+    "RESEARCH_NEWEST",
     "FastModelError",
     "available",
     "fast_parallel_search",
@@ -45,6 +55,7 @@ __all__ = [
     "fast_search",
     "library",
     "model_search",
+    "research_weights",
 ]
 
 SOURCE = Path(__file__).with_name("fastmodel.c")
@@ -76,6 +87,35 @@ MAX_ENGINES = 32
 REACH = 100
 MAX_TILES = 16384
 MAX_TURNS = 8192
+
+# Research options of the compiled model (``research=``, flags; model only, not yet in the
+# Python model or the gateware: docs/evaluation.md, "Research in the compiled model"). 0 is the
+# board's search, node for node.
+#: Candidates from the newest cell of the frontier list to the oldest.
+RESEARCH_NEWEST = 1
+#: A move that leaves the opponent an attack is lost, scored as a mate in one without a search
+#: below it, inside the horizon and at it (an attack always has its winning move: tested).
+RESEARCH_CUT = 2
+#: A table entry's score also answers a search shallower than the one that stored it.
+RESEARCH_DEEPER = 4
+#: The quiet evaluation is a weighted sum set by :func:`research_weights`.
+RESEARCH_FITTED = 8
+#: A move after which its mover holds an attack costs half a ply of the iteration's depth
+#: (KizuNa's extension), so forcing lines are searched deeper.
+RESEARCH_HALF = 16
+
+#: :func:`research_weights`'s layout holding the board's own evaluation: per kind of track
+#: (index 3 (distance - 1) + relation, :func:`.trackeval.loop_kind`) the side to move's 12
+#: weights and the opponent's 12, the opponent's attacks, the pseudo-threats (the side to
+#: move's, the opponent's), the long tracks (targets 6 or more apart in x or y; the same two),
+#: a constant.
+BOARD_WEIGHTS = (
+    *(w for row in LOOP_WEIGHTS for w in row),
+    *(-w for row in LOOP_WEIGHTS for w in row),
+    -ATTACK_WEIGHT,
+    *(0, 0, 0, 0),
+    TEMPO,
+)
 
 
 class _Parallel(ctypes.Structure):
@@ -141,13 +181,7 @@ def library() -> ctypes.CDLL:
         ctypes.c_int,
         ctypes.c_int,
         ctypes.c_int64,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
+        *[ctypes.c_int] * 8,
         ctypes.POINTER(_Result),
     ]
     lib.fm_parallel_search.restype = ctypes.c_int
@@ -155,9 +189,11 @@ def library() -> ctypes.CDLL:
         ctypes.POINTER(ctypes.c_int32),
         *[ctypes.c_int] * 3,
         ctypes.c_int64,
-        *[ctypes.c_int] * 10,
+        *[ctypes.c_int] * 11,
         ctypes.POINTER(_Parallel),
     ]
+    lib.fm_research_weights.restype = None
+    lib.fm_research_weights.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int]
     lib.fm_perft.restype = ctypes.c_int64
     lib.fm_perft.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int, ctypes.c_int]
     return lib
@@ -186,20 +222,22 @@ def fast_search(
     move_table: int = 0,
     table_scores: bool = False,
     extensions: int = MAX_EXTENSIONS,
+    research: int = 0,
 ) -> HwSearchResult:
     """:func:`.hwsearch.hw_search` with ``board="track"`` and the same arguments, compiled.
 
     ``extensions`` (research, model only: the gateware's is ``MAX_EXTENSIONS``) is the plies a
     threatened side may be searched beyond the horizon: :func:`.hw_search` with the tuning
     ``sw-loops`` and that ``extensions`` (:mod:`.trackresearch`), node for node while the game's
-    targets lie less than half the torus apart."""
+    targets lie less than half the torus apart. ``research`` (model only): the ``RESEARCH_*``
+    flags."""
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
     if table_scores and not move_table:
         raise ValueError("scores in the table need the table (move_table)")
     if position.box is None:  # the first move of a game: the search is not needed
         return HwSearchResult(Move(0, 0, Symbol.CROSS), 0, 0, 0, (0, 0), Symbol.CROSS)
-    if _beyond_reach(position, extensions):
+    if _beyond_reach(position, extensions, research):
         table = {"move_table": move_table, "table_scores": table_scores}
         arguments = (position, width, height, budget, max_depth)
         return hw_search(*arguments, evaluation=evaluation, board="track", **table)
@@ -208,20 +246,29 @@ def fast_search(
     out = _Result()
     status = library().fm_search(
         *(game, count, width, height, budget, max_depth, int(evaluation)),
-        *(move_table, tag_bits, 1, int(table_scores), extensions, ctypes.byref(out)),
+        *(move_table, tag_bits, 1, int(table_scores), extensions, research),
+        ctypes.byref(out),
     )
     _check(status)
     return _result(position, width, height, out)
 
 
-def _beyond_reach(position: Position, extensions: int) -> bool:
+def research_weights(weights: tuple[int, ...] | list[int]) -> None:
+    """Set the weights :data:`RESEARCH_FITTED` searches with (30, laid out as
+    :data:`BOARD_WEIGHTS`), for every search of this process until set again (research)."""
+    if len(weights) != len(BOARD_WEIGHTS) or not all(isinstance(w, int) for w in weights):
+        raise ValueError(f"research weights are {len(BOARD_WEIGHTS)} integers")
+    library().fm_research_weights((ctypes.c_int32 * len(weights))(*weights), len(weights))
+
+
+def _beyond_reach(position: Position, extensions: int, research: int) -> bool:
     """Whether the game is beyond what the C side holds (see :data:`REACH`), so that the Python
     model must search it (which has no research extensions)."""
     box = position.box
     reach = max(abs(box.min_x), abs(box.max_x), abs(box.min_y), abs(box.max_y))
     held = reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1
-    if not held and extensions != MAX_EXTENSIONS:
-        raise FastModelError("research extensions are for games the compiled model holds")
+    if not held and (extensions != MAX_EXTENSIONS or research):
+        raise FastModelError("research options are for games the compiled model holds")
     return not held
 
 
@@ -259,6 +306,7 @@ def fast_parallel_search(
     shared_table: bool = False,
     table_scores: bool = False,
     extensions: int = MAX_EXTENSIONS,
+    research: int = 0,
 ) -> ParallelResult:
     """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
     compiled; ``extensions`` as :func:`fast_search`'s (research)."""
@@ -271,7 +319,7 @@ def fast_parallel_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
-    if _beyond_reach(position, extensions):
+    if _beyond_reach(position, extensions, research):
         return hw_parallel_search(
             *(position, width, height, budget, max_depth, engines),
             evaluation=evaluation,
@@ -285,7 +333,7 @@ def fast_parallel_search(
     out = _Parallel()
     status = library().fm_parallel_search(
         *(game, count, width, height, budget, max_depth, engines, pv_plies, int(evaluation)),
-        *(move_table, tag_bits, 1, int(table_scores), int(shared_table), extensions),
+        *(move_table, tag_bits, 1, int(table_scores), int(shared_table), extensions, research),
         ctypes.byref(out),
     )
     _check(status)

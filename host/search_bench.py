@@ -163,11 +163,12 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: _greedy(position, VARIANTS["default"])
     # The gateware's search, through its model, on a large window. A game that outgrows it
     # (the model finds no move) goes on with the first legal move, as `trax engine` does.
-    compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?", name)
+    compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?(?:-r(\d+))?", name)
     if compiled:  # the board file's search, compiled (a real board's nodes a move in seconds)
         engines = 1 if compiled[1] else BOARD_ENGINES
         options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
         options["extensions"] = int(compiled[2] or MAX_EXTENSIONS)
+        options["research"] = int(compiled[3] or 0)
         size, depth = DEFAULT_TORUS, DEFAULT_MODEL_DEPTH
         return lambda position: (
             fast_parallel_search(position, size, size, budget, depth, engines, **options).move
@@ -452,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
         "a",
         help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
         f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}, board, "
-        "board1, board-xN, board1-xN (compiled; budget per engine)",
+        "board1, board-xN, board1-xN, ...-rF (compiled; budget per engine; F: research flags)",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")

@@ -203,13 +203,14 @@ def test_research_extensions_are_the_tunings_node_for_node():
     assert len(positions) == 6
 
 
-@pytest.mark.parametrize("name", ["board", "board1", "board-x2", "board1-x3"])
+@pytest.mark.parametrize("name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19"])
 def test_search_bench_plays_the_compiled_board(name):
     position = midgame_positions(1, 64, HUMAN_GAMES)[0]
     engines = 1 if name.startswith("board1") else 7
-    extensions = int(name.split("-x")[1]) if "-x" in name else 1
+    extensions = int(name.split("-x")[1].split("-")[0]) if "-x" in name else 1
     table = {"move_table": 16384, "table_scores": True, "shared_table": True}
     table["extensions"] = extensions
+    table["research"] = int(name.split("-r")[1]) if "-r" in name else 0
     expected = fast_parallel_search(position, 64, 64, 300, 8, engines, **table)
     assert make_player(name, 300)(position) == expected.move
 
@@ -239,3 +240,123 @@ def test_model_search_runs_the_python_model_without_a_compiler(engines, monkeypa
     monkeypatch.setattr(fastmodel, "available", lambda: False)
     python, ran = fastmodel.model_search(position, 64, 400, 6, engines, **table)
     assert not ran and python == compiled
+
+
+# --- research options of the compiled model (model only) -----------------------------------
+
+
+@pytest.fixture
+def board_weights():
+    """The fitted evaluation's weights set to the board's own, and left so after the test."""
+    fastmodel.research_weights(fastmodel.BOARD_WEIGHTS)
+    yield
+    fastmodel.research_weights(fastmodel.BOARD_WEIGHTS)
+
+
+def test_the_fitted_evaluation_with_the_boards_weights_is_the_board(board_weights):
+    """RESEARCH_FITTED with BOARD_WEIGHTS searches node for node as the board's evaluation
+    (which checks the kinds, the attacks and the constant it sums); other weights do not."""
+    fitted = fastmodel.RESEARCH_FITTED
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    table = {"move_table": 16384, "table_scores": True}
+    for position in positions:
+        for budget, depth, options in SETTINGS[:3]:
+            expected = fast_search(position, 64, 64, budget, depth, **options)
+            assert fast_search(position, 64, 64, budget, depth, research=fitted, **options) == (
+                expected
+            )
+        shared = dict(table, shared_table=True)
+        expected = fast_parallel_search(position, 64, 64, 800, 8, 3, **shared)
+        assert fast_parallel_search(position, 64, 64, 800, 8, 3, research=fitted, **shared) == (
+            expected
+        )
+    tempo_only = [0] * (len(fastmodel.BOARD_WEIGHTS) - 1) + [20]
+    fastmodel.research_weights(tempo_only)
+    changed = sum(
+        fast_search(p, 64, 64, 4000, 8, research=fitted, **table)
+        != fast_search(p, 64, 64, 4000, 8, **table)
+        for p in positions
+    )
+    assert changed >= 3
+    with pytest.raises(ValueError):
+        fastmodel.research_weights([1, 2, 3])
+
+
+def test_newest_first_keeps_each_iterations_value():
+    """RESEARCH_NEWEST changes the order of the candidates only: a completed iteration has the
+    same minimax value (alpha-beta's does not depend on the order), in other nodes."""
+    positions = midgame_positions(8, 64, HUMAN_GAMES)
+    other_nodes = 0
+    for position in positions:
+        for depth in (2, 3):
+            expected = fast_search(position, 64, 64, 10**8, depth)
+            found = fast_search(position, 64, 64, 10**8, depth, research=fastmodel.RESEARCH_NEWEST)
+            assert (found.score, found.depth) == (expected.score, expected.depth), repr(position)
+            other_nodes += found.nodes != expected.nodes
+    assert other_nodes >= 8
+
+
+def test_the_cut_and_the_newest_order_still_solve_the_tactics():
+    """RESEARCH_CUT (a move leaving the opponent an attack is lost, scored as a mate in one,
+    without a search below it) with the newest-first order and the deeper entries' scores, as
+    the research players use them: where the board's search proves a win in
+    tests/data/tactics.txt, the research search proves one too, and its move wins: the board's
+    search from the position after it proves the opponent lost."""
+    research = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST | fastmodel.RESEARCH_DEEPER
+    table = {"move_table": 16384, "table_scores": True}
+    solved = 0
+    for tactic in TACTICS:
+        position = tactic.position()
+        box = position.box
+        if max(box.width, box.height) + 2 > 30:
+            continue
+        if fast_search(position, 32, 32, 200_000, 6, **table).score < 900:
+            continue  # not a win the board's search proves
+        found = fast_search(position, 32, 32, 200_000, 6, research=research, **table)
+        assert found.score >= 900, repr(position)
+        position.play(found.move)
+        if position.outcome is None:
+            reply = fast_search(position, 32, 32, 2_000_000, 6, **table)
+            assert reply.score <= -900, (repr(position), found.move)
+        solved += 1
+    assert solved >= 10
+
+
+def test_an_attack_always_has_its_winning_move():
+    """What RESEARCH_CUT rests on: wherever the side to move holds an attack (a track whose
+    targets are 1 apart, trackeval), it has a move that wins at once (checked on every child
+    of the human games' middle positions; a session checked 10,154 such positions)."""
+    from trax_fpga.host.trackeval import track_features
+
+    checked = 0
+    for position in midgame_positions(40, 64, HUMAN_GAMES):
+        for move in position.legal_moves():
+            position.play(move)
+            side = position.turn
+            if position.outcome is None and track_features(position, 64, 64).attacks[side]:
+                wins = []
+                for answer in position.legal_moves():
+                    position.play(answer)
+                    wins.append(position.outcome is not None and position.outcome.winner == side)
+                    position.pop()
+                assert any(wins), repr(position)
+                checked += 1
+            position.pop()
+    assert checked >= 100
+
+
+def test_half_plies_for_attacks_see_a_win_kizuna_saw():
+    """RESEARCH_HALF (a move after which its mover holds an attack costs half a ply) with the
+    cut and the newest order: in a game the board lost to KizuNa (twenty-fourth session, the
+    board white, KizuNa to move at ply 13), KizuNa's search saw a win at depth 6 that the
+    board's search, with 6 M nodes, does not; the research search proves it."""
+    moves = ["@0+", "A0/", "A3\\", "B2/", "C2/", "C1/", "D1/", "A0+", "E4+", "D5\\", "@1\\", "@1\\"]
+    position = Position.from_moves(moves)
+    table = {"move_table": 16384, "table_scores": True}
+    board = fast_search(position, 64, 64, 6_000_000, 12, **table)
+    assert board.score < 500
+    research = fastmodel.RESEARCH_HALF | fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
+    found = fast_search(position, 64, 64, 6_000_000, 12, research=research, **table)
+    assert found.score >= 900
+    position.play(found.move)
+    assert fast_search(position, 64, 64, 6_000_000, 12, research=research, **table).score <= -900
