@@ -34,7 +34,13 @@ from pathlib import Path
 
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ParallelResult, hw_parallel_search
-from .hwsearch import HwSearchResult, hw_search
+from .hwsearch import (
+    MODEL_RESEARCH,
+    RESEARCH_CUT,
+    RESEARCH_NEWEST,
+    HwSearchResult,
+    hw_search,
+)
 from .movetable import TAG_BITS, score_tag_bits
 from .notation import Move
 from .position import Position
@@ -88,14 +94,10 @@ REACH = 100
 MAX_TILES = 16384
 MAX_TURNS = 8192
 
-# Research options of the compiled model (``research=``, flags; model only, not yet in the
-# Python model or the gateware: docs/evaluation.md, "Research in the compiled model"). 0 is the
-# board's search, node for node.
-#: Candidates from the newest cell of the frontier list to the oldest.
-RESEARCH_NEWEST = 1
-#: A move that leaves the opponent an attack is lost, scored as a mate in one without a search
-#: below it, inside the horizon and at it (an attack always has its winning move: tested).
-RESEARCH_CUT = 2
+# Research options of the compiled model (``research=``, flags; model only: docs/evaluation.md,
+# "The cut and the newest first"). 0 is the board's search, node for node. RESEARCH_NEWEST and
+# RESEARCH_CUT are the Python model's too (:mod:`.hwsearch`), node for node; the others are the
+# compiled model's alone, for measuring candidates before they are written into both.
 #: A table entry's score also answers a search shallower than the one that stored it.
 RESEARCH_DEEPER = 4
 #: The quiet evaluation is a weighted sum set by :func:`research_weights`.
@@ -238,7 +240,7 @@ def fast_search(
     if position.box is None:  # the first move of a game: the search is not needed
         return HwSearchResult(Move(0, 0, Symbol.CROSS), 0, 0, 0, (0, 0), Symbol.CROSS)
     if _beyond_reach(position, extensions, research):
-        table = {"move_table": move_table, "table_scores": table_scores}
+        table = {"move_table": move_table, "table_scores": table_scores, "research": research}
         arguments = (position, width, height, budget, max_depth)
         return hw_search(*arguments, evaluation=evaluation, board="track", **table)
     game, count = _game(position)
@@ -267,7 +269,7 @@ def _beyond_reach(position: Position, extensions: int, research: int) -> bool:
     box = position.box
     reach = max(abs(box.min_x), abs(box.max_x), abs(box.min_y), abs(box.max_y))
     held = reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1
-    if not held and (extensions != MAX_EXTENSIONS or research):
+    if not held and (extensions != MAX_EXTENSIONS or research & ~MODEL_RESEARCH):
         raise FastModelError("research options are for games the compiled model holds")
     return not held
 
@@ -327,6 +329,7 @@ def fast_parallel_search(
             move_table=move_table,
             shared_table=shared_table,
             table_scores=table_scores,
+            research=research,
         )
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS

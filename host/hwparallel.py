@@ -40,7 +40,7 @@ import collections
 import dataclasses
 from collections.abc import Iterator
 
-from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop
+from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop, check_research
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
@@ -440,6 +440,7 @@ def hw_parallel_search(
     shared_table: bool = False,
     table_scores: bool = False,
     states: dict | None = None,
+    research: int = 0,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -456,7 +457,8 @@ def hw_parallel_search(
     the table holds the nodes' values too and settles nodes from them (:func:`.hw_search`'s;
     the gateware's ``table_scores``). ``states`` (a measurement), if given, is filled with a
     ``collections.Counter`` per completed or stopped iteration (its depth the key): the engines'
-    ticks by what they did (:data:`ENGINE_STATES`), every engine every tick."""
+    ticks by what they did (:data:`ENGINE_STATES`), every engine every tick. ``research``
+    (model only): :func:`.hw_search`'s."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -466,7 +468,8 @@ def hw_parallel_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
-    options = (width, height, budget, evaluation, "track", None, move_table, table_scores)
+    check_research(research)
+    options = (width, height, budget, evaluation, "track", None, move_table, table_scores, research)
     team = [_Engine(position.copy(), *options) for _ in range(engines)]
     if shared_table:
         for engine in team[1:]:

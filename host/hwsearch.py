@@ -91,6 +91,16 @@ INFINITY = 2000
 EVAL = 0
 SYMBOLS = list(Symbol)
 
+# Research options of the block-RAM board's search (``research=``, flags; model only, not yet in
+# the gateware: docs/evaluation.md, "The cut and the newest first"). 0 is the gateware's search.
+# The compiled model (:mod:`.fastmodel`) has these and more of its own.
+#: Candidates from the newest cell of the frontier list to the oldest.
+RESEARCH_NEWEST = 1
+#: A move that leaves the opponent an attack is lost, scored as a mate in one without a search
+#: below it, inside the horizon and at it (an attack always has its winning move: tested).
+RESEARCH_CUT = 2
+MODEL_RESEARCH = RESEARCH_NEWEST | RESEARCH_CUT
+
 
 @dataclasses.dataclass(frozen=True)
 class HwSearchResult:
@@ -124,12 +134,15 @@ def window_order(position: Position, width: int, height: int) -> list[tuple[int,
     return found
 
 
-def track_order(order: TrackOrder, width: int, height: int) -> list[tuple[tuple, tuple, Symbol]]:
-    """The candidates ``(key, board cell, symbol)`` of the block-RAM board, in its order; the key
-    is the torus cell and the symbol's number."""
+def track_order(
+    order: TrackOrder, width: int, height: int, newest: bool = False
+) -> list[tuple[tuple, tuple, Symbol]]:
+    """The candidates ``(key, board cell, symbol)`` of the block-RAM board, in its order (with
+    ``newest``, research: the frontier list read from its end); the key is the torus cell and
+    the symbol's number."""
     return [
         ((cell[0] % width, cell[1] % height, SYMBOLS.index(symbol)), cell, symbol)
-        for _, cell, symbol in order.candidates()
+        for _, cell, symbol in order.candidates(newest)
     ]
 
 
@@ -145,8 +158,11 @@ class _Searcher:
         tuning: TrackTuning | None = None,
         move_table: int = 0,
         table_scores: bool = False,
+        research: int = 0,
     ):
         self.tuning = tuning
+        self.newest = bool(research & RESEARCH_NEWEST)
+        self.cut = bool(research & RESEARCH_CUT)
         self.table = None  # the table of best moves (:mod:`.movetable`), or None
         if move_table and table_scores:
             tag_bits = score_tag_bits(move_table)
@@ -206,7 +222,7 @@ class _Searcher:
 
     def moves(self, first=None):
         if self.order:
-            candidates = track_order(self.order, self.width, self.height)
+            candidates = track_order(self.order, self.width, self.height, self.newest)
         else:
             candidates = window_order(self.position, self.width, self.height)
         if first is not None:
@@ -232,13 +248,18 @@ class _Searcher:
                 return 0
             won = turn.outcome.winner is turn.mover
             return WIN - (ply + 1) if won else -(WIN - (ply + 1))
+        side = self.position.turn
         if ply + 1 < depth:
-            return None
+            if not (self.cut and self.evaluation):
+                return None
+            tracks = track_features(self.position, self.width, self.height)
+            return -(WIN - (ply + 2)) if tracks.attacks[side] else None  # the mover lost
         if not self.evaluation:
             return EVAL
-        side = self.position.turn
         if self.order:
             tracks = track_features(self.position, self.width, self.height)
+            if self.cut and tracks.attacks[side]:
+                return -(WIN - (ply + 2))
             if tracks.threatened(side) and ply + 1 < depth + MAX_EXTENSIONS:
                 return None
             return -track_score(tracks, side)
@@ -423,6 +444,14 @@ class _Searcher:
         return value
 
 
+def check_research(research: int, board: str = "track", tuning: TrackTuning | None = None):
+    """Refuse research flags the model does not have, or off the block-RAM board's search."""
+    if research & ~MODEL_RESEARCH:
+        raise ValueError(f"research flags beyond {MODEL_RESEARCH} are the compiled model's")
+    if research and (board != "track" or tuning is not None):
+        raise ValueError("research flags are for the block-RAM board's search without a tuning")
+
+
 def hw_search(
     position: Position,
     width: int,
@@ -435,6 +464,7 @@ def hw_search(
     tuning: TrackTuning | None = None,
     move_table: int = 0,
     table_scores: bool = False,
+    research: int = 0,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
@@ -446,7 +476,9 @@ def hw_search(
     board only; None: the gateware's) is a candidate evaluation, :mod:`.trackresearch`.
     ``move_table`` (block-RAM board) is the entries of the table of best moves
     (:mod:`.movetable`; 0: none); with ``table_scores`` it holds the nodes' values too and
-    settles a node from them (its tags every bit of the key above the slot)."""
+    settles a node from them (its tags every bit of the key above the slot). ``research``
+    (block-RAM board, no tuning; model only) is :data:`RESEARCH_NEWEST` and
+    :data:`RESEARCH_CUT` flags."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
     if tuning is not None and (board != "track" or not evaluation):
@@ -459,11 +491,13 @@ def hw_search(
         raise ValueError("scores in the table need the table (move_table)")
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
+    check_research(research, board, tuning)
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
     searcher = _Searcher(
-        position.copy(), width, height, budget, evaluation, board, tuning, move_table, table_scores
+        *(position.copy(), width, height, budget, evaluation, board, tuning),
+        *(move_table, table_scores, research),
     )
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):

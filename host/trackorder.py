@@ -93,11 +93,13 @@ class TrackOrder:
 
     # --- candidates ----------------------------------------------------------------------------
 
-    def candidates(self) -> Iterator[tuple[int, tuple[int, int], Symbol]]:
-        """``(list index, cell, symbol)`` in the gateware's candidate order."""
+    def candidates(self, newest: bool = False) -> Iterator[tuple[int, tuple[int, int], Symbol]]:
+        """``(list index, cell, symbol)`` in the gateware's candidate order; with ``newest``
+        (research) from the list's newest cell to its oldest."""
         position = self.position
         tiles = position.tiles
-        for index, cell in enumerate(self.frontier):
+        cells = list(enumerate(self.frontier))
+        for index, cell in reversed(cells) if newest else cells:
             if cell in tiles:
                 continue
             fitting = position.constraint(cell).fitting

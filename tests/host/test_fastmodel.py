@@ -282,6 +282,41 @@ def test_the_fitted_evaluation_with_the_boards_weights_is_the_board(board_weight
         fastmodel.research_weights([1, 2, 3])
 
 
+@pytest.mark.parametrize("research", [1, 2, 3])
+def test_the_cut_and_the_newest_first_are_the_python_models_node_for_node(research):
+    """RESEARCH_NEWEST and RESEARCH_CUT, the two research options the Python model has too:
+    the same move, score, depth and nodes, one engine and several (each engine's nodes, the
+    iterations' scores, the ticks), on human-game and tactics positions."""
+    compared = 0
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    positions += [t.position() for t in TACTICS[::3]]
+    for position in positions:
+        box = position.box
+        if max(box.width, box.height) + 2 > 64:
+            continue
+        for budget, depth, options in SETTINGS:
+            expected = hw_search(
+                position, 64, 64, budget, depth, board="track", research=research, **options
+            )
+            found = fast_search(position, 64, 64, budget, depth, research=research, **options)
+            assert found == expected, (repr(position), budget, options)
+        table = {"move_table": 4096, "shared_table": True, "table_scores": True}
+        arguments = (position, 64, 64, 400, 8, 3)
+        expected = hw_parallel_search(*arguments, pv_plies=2, research=research, **table)
+        found = fast_parallel_search(*arguments, pv_plies=2, research=research, **table)
+        assert found == expected, repr(position)
+        compared += 1
+    assert compared >= 10
+
+
+def test_the_python_model_refuses_the_compiled_models_own_options():
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    with pytest.raises(ValueError):
+        hw_search(position, 64, 64, 100, 4, board="track", research=fastmodel.RESEARCH_HALF)
+    with pytest.raises(ValueError):
+        hw_search(position, 64, 64, 100, 4, board="window", research=fastmodel.RESEARCH_CUT)
+
+
 def test_newest_first_keeps_each_iterations_value():
     """RESEARCH_NEWEST changes the order of the candidates only: a completed iteration has the
     same minimax value (alpha-beta's does not depend on the order), in other nodes."""
