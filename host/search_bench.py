@@ -17,6 +17,11 @@ from one seeded random opening (4 plies), with colours swapped in the second gam
 node per engine per tick) the parallel split's model takes to complete a depth, for N = 1, 2, 4,
 8 engines, on the mid-game positions of the block-RAM board's figures
 (:func:`midgame_positions`, which the gateware figures of ``make bench`` use too).
+
+``python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6`` prints, for the
+compiled model's research options (:mod:`.fastmodel`), the nodes to a depth and the depth the
+board file's player completes in half a second; with ``--kizuna-wins``, how many of the wins
+KizuNa found in its games against the board the board's search proves from the same position.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .fastmodel import fast_parallel_search, fast_search
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ENGINE_STATES, hw_parallel_search
-from .hwsearch import hw_search
+from .hwsearch import MATE_BOUND, hw_search
 from .judge import game_moves
 from .notation import Move
 from .position import Position
@@ -104,6 +109,9 @@ HW_MAX_DEPTH = 8
 #: their values, depth 8), compiled (:mod:`.fastmodel`), the budget per engine; ``board1`` with
 #: one engine; ``-xN`` (research) with N plies of extension instead of ``MAX_EXTENSIONS``.
 BOARD_ENGINES = 7  # (boards/ulx3s_85f.py)
+#: An engine's nodes in half a second of the ULX3S board file's player: 11.3 M nodes a second
+#: for its seven engines at 25 MHz (README, ``track_bench --engines 7``).
+BOARD_NODES = 807_000
 #: ``track`` with N engines splitting its root (:mod:`.hwparallel`), the budget per engine.
 PARALLEL_PLAYERS = {"track-par2": 2, "track-par4": 4, "track-par8": 8}
 
@@ -440,6 +448,68 @@ def depth_nodes(depth: int, count: int = 12, tunings: tuple[str, ...] = ("",)) -
         )
 
 
+def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> None:
+    """Per research flags of the compiled model (:mod:`.fastmodel`'s ``RESEARCH_*``; 0: the
+    board's search): the nodes one engine with the board file's table plays to complete
+    ``depth`` on the figures' mid-game positions, and the depths the board file's player (7
+    engines, 807,000 nodes each: half a second at 25 MHz) completes."""
+    found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
+    table = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
+    where = f"compiled model, {len(found)} mid-game positions, 64x64, the board file's table"
+    for research in flags:
+        results = [
+            fast_search(p, DEFAULT_TORUS, DEFAULT_TORUS, 10**10, depth, research=research, **table)
+            for p in found
+        ]
+        total = sum(r.nodes for r in results)
+        figure(f"nodes to depth {depth}, research {research}", f"{total}", "nodes", where)
+        depths = [
+            fast_parallel_search(
+                *(p, DEFAULT_TORUS, DEFAULT_TORUS, BOARD_NODES, 12, BOARD_ENGINES),
+                shared_table=True,
+                research=research,
+                **table,
+            ).depth
+            for p in found
+        ]
+        figure(
+            f"depth in half a second, research {research}",
+            f"{statistics.mean(depths):.2f}",
+            "plies",
+            f"{where}, {BOARD_ENGINES} engines x {BOARD_NODES} nodes; depths {depths}",
+        )
+
+
+def kizuna_wins(flags: tuple[int, ...]) -> None:
+    """Where KizuNa, playing the board file's player (tests/data/kizuna_scores.tsv, the series
+    ``fm7-*``), first reported a win it had found: whether the board file's player (7 engines,
+    807,000 nodes each) with each research flags proves a win from the same position."""
+    from .distill import read_samples
+
+    first: dict[str, object] = {}
+    for sample in read_samples():
+        earlier = sample.game not in first or len(sample.moves) < len(first[sample.game].moves)
+        if sample.score >= 20000 and sample.game.startswith("fm7") and earlier:
+            first[sample.game] = sample
+    table = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
+    for research in flags:
+        proved = 0
+        for sample in first.values():
+            position = Position.from_moves(list(sample.moves))
+            result = fast_parallel_search(
+                *(position, DEFAULT_TORUS, DEFAULT_TORUS, BOARD_NODES, 12, BOARD_ENGINES),
+                research=research,
+                **table,
+            )
+            proved += result.score >= MATE_BOUND
+        figure(
+            f"KizuNa's wins proved, research {research}",
+            f"{proved} of {len(first)}",
+            "positions",
+            f"the board file's player, {BOARD_ENGINES} engines x {BOARD_NODES} nodes",
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trax_fpga.host.search_bench")
     sub = parser.add_subparsers(dest="command")
@@ -509,8 +579,20 @@ def main(argv: list[str] | None = None) -> None:
         help="comma-separated research tunings (NAME of track-NAME; empty: the gateware's "
         "search; default ',sw-loops-hash')",
     )
+    study = sub.add_parser("research", help="the compiled model's research options: figures")
+    study.add_argument("--flags", default="0,3", help="comma-separated research flags (0,3)")
+    study.add_argument("--depth", type=int, default=6, help="depth to complete (default 6)")
+    study.add_argument(
+        "--kizuna-wins", action="store_true", help="the wins KizuNa found against the board"
+    )
     args = parser.parse_args(argv)
-    if args.command == "rates":
+    if args.command == "research":
+        flags = tuple(int(f) for f in args.flags.split(","))
+        if args.kizuna_wins:
+            kizuna_wins(flags)
+        else:
+            research_figures(flags, args.depth)
+    elif args.command == "rates":
         rates(args.budget, args.positions)
     elif args.command == "depth":
         depth_nodes(args.depth, args.positions, tuple(args.tunings.split(",")))

@@ -74,14 +74,16 @@ def test_human_game_positions_node_for_node():
     assert len(positions) == 12
 
 
+def tactics_within(torus: int) -> list[Position]:
+    """The positions of tests/data/tactics.txt whose box and a ring fit ``torus``."""
+    positions = [tactic.position() for tactic in TACTICS]
+    return [p for p in positions if max(p.box.width, p.box.height) + 2 <= torus]
+
+
 def test_tactics_node_for_node():
     """Wins in one and two, defences: the search's mate scores and extensions."""
     compared = 0
-    for tactic in TACTICS:
-        position = tactic.position()
-        box = position.box
-        if max(box.width, box.height) + 2 > 32:
-            continue
+    for position in tactics_within(32):
         same(position, 32, 3000, 6, {"move_table": 16384, "table_scores": True})
         same(position, 32, 2000, 4, {})
         compared += 1
@@ -340,11 +342,7 @@ def test_the_cut_and_the_newest_order_still_solve_the_tactics():
     research = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST | fastmodel.RESEARCH_DEEPER
     table = {"move_table": 16384, "table_scores": True}
     solved = 0
-    for tactic in TACTICS:
-        position = tactic.position()
-        box = position.box
-        if max(box.width, box.height) + 2 > 30:
-            continue
+    for position in tactics_within(30):
         if fast_search(position, 32, 32, 200_000, 6, **table).score < 900:
             continue  # not a win the board's search proves
         found = fast_search(position, 32, 32, 200_000, 6, research=research, **table)
@@ -395,3 +393,21 @@ def test_half_plies_for_attacks_see_a_win_kizuna_saw():
     assert found.score >= 900
     position.play(found.move)
     assert fast_search(position, 64, 64, 6_000_000, 12, research=research, **table).score <= -900
+
+
+def test_search_bench_prints_the_research_figures(capsys):
+    """``search_bench research``: one figure line per flags for the nodes to a depth (the
+    compiled model's, summed) and one for the depth in half a second."""
+    from trax_fpga.host.search_bench import GAMES_FILE, research_figures
+
+    research_figures((0, 3), 3, count=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4
+    positions = midgame_positions(2, 64, GAMES_FILE)
+    table = {"move_table": 16384, "table_scores": True}
+    for line, research in zip(lines[::2], (0, 3), strict=True):
+        total = sum(
+            fast_search(p, 64, 64, 10**10, 3, research=research, **table).nodes for p in positions
+        )
+        assert line.startswith(f"nodes to depth 3, research {research}: {total} nodes (")
+    assert lines[1].startswith("depth in half a second, research 0: ")
