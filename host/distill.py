@@ -26,7 +26,9 @@ method, reproducible with that one command:
 4. *Fit*: least squares with a ridge penalty (``--ridge``, on every weight but the constant:
    some kinds are rare), solved exactly (no library needed). Five folds split by game give
    the correlation of prediction and score on games the fit did not see, beside the board's
-   own evaluation's (:data:`.fastmodel.BOARD_WEIGHTS`).
+   own evaluation's (:data:`.fastmodel.BOARD_WEIGHTS`); and, as a check on other games, the
+   correlation of each with the side to move's winning in the human games and the 2015
+   contest logs.
 5. *Weights*: KizuNa's scale is about five times the board's (its scores' spread against the
    board's clamp of 400), so the weights are multiplied by ``--scale`` (0.5) and rounded, laid
    out for :func:`.fastmodel.research_weights`.
@@ -47,9 +49,12 @@ from .fastmodel import BOARD_WEIGHTS
 from .position import Position
 from .trackeval import kind_counts, track_features
 from .trackresearch import research_features
-from .tune import _solve
+from .tune import _solve, read_games
 
-DATA = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "kizuna_scores.tsv"
+TESTS_DATA = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = TESTS_DATA / "kizuna_scores.tsv"
+#: Decided games to check a fit against: the human games and the 2015 contest logs.
+RECORDS = (TESTS_DATA / "human_games.txt", TESTS_DATA / "contest_logs_2015.txt")
 TORUS = 64
 #: A score at least this large is a win KizuNa has found (its "almost win" is 30,000).
 FOUND_WIN = 20000
@@ -209,6 +214,25 @@ def held_out(rows, scores, games, penalty: float, folds: int = 5) -> list[tuple[
     return results
 
 
+def game_correlations(records: pathlib.Path, weights) -> tuple[float, float]:
+    """A check on other games than KizuNa's: over the quiet positions of the decided games in
+    ``records`` (:func:`.tune.read_games`), the correlation of the board's evaluation and of
+    ``weights`` with whether the side to move went on to win."""
+    board, fitted, won = [], [], []
+    for moves, winner in read_games(records):
+        position = Position()
+        for move in moves[:-1]:
+            position.play(move)
+            if position.outcome is not None:
+                break
+            row = features(position)
+            if row is not None:
+                board.append(predict(BOARD_WEIGHTS, row))
+                fitted.append(predict(weights, row))
+                won.append(float(position.turn is winner))
+    return correlation(board, won), correlation(fitted, won)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m trax_fpga.host.distill",
@@ -249,6 +273,10 @@ def main(argv: list[str] | None = None) -> None:
     mean = [sum(f[i] for f in folds) / len(folds) for i in (0, 1)]
     print(f"  mean: fit {mean[0]:.3f}, board's evaluation {mean[1]:.3f}")
     weights = ridge(rows, scores, args.ridge)
+    print("correlation with the side to move's winning the game (quiet positions, board, fit):")
+    for records in RECORDS:
+        board, fitted = game_correlations(records, weights)
+        print(f"  {records.name}: {board:.3f} {fitted:.3f}")
     scaled = [round(w * args.scale) for w in weights]
     for name, weight, board in zip(FEATURE_NAMES, scaled, BOARD_WEIGHTS, strict=True):
         print(f"  {name:24} {weight:6d}   (board {board})")
