@@ -179,10 +179,12 @@ class ModelChooser:
     engines splitting the search, the previous best's line down to ply ``pv_plies``,
     docs/parallel.md), ``nodes`` per engine. ``move_table`` is the entries of the table of best
     moves (shared by the engines; 0: none), which with ``table_scores`` holds the nodes' values
-    too (docs/hash-moves.md); the defaults are the ULX3S board file's. The table is empty at the
-    start of every search, as the board's. On a torus of at most 64 x 64 the model runs
-    compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times faster,
-    seven some 140) when a C compiler is at hand.
+    too (docs/hash-moves.md); the defaults are the ULX3S board file's. ``research`` and
+    ``research_weights`` (research, not the board's search: docs/evaluation.md) are the
+    model's research flags and the fitted evaluation's weights (:mod:`.fastmodel`). The table
+    is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
+    model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
+    faster, seven some 140) when a C compiler is at hand.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -209,6 +211,8 @@ class ModelChooser:
         pv_plies: int = 1,
         move_table: int = DEFAULT_MODEL_TABLE,
         table_scores: bool = True,
+        research: int = 0,
+        research_weights: list[int] | None = None,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
@@ -225,6 +229,11 @@ class ModelChooser:
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
         if move_table and torus > 64:
             raise ValueError("a table of best moves is for tori of at most 64 x 64")
+        self.research = research
+        if research_weights is not None:
+            from .fastmodel import research_weights as set_weights
+
+            set_weights(research_weights)
         self.move_table = move_table
         self.table_scores = bool(table_scores) and move_table > 0
         self.engines = engines
@@ -252,6 +261,7 @@ class ModelChooser:
             pv_plies=self.pv_plies,
             move_table=self.move_table,
             table_scores=self.table_scores,
+            research=self.research,
         )
         elapsed = time.perf_counter() - start
         log.info(

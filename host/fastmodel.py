@@ -368,13 +368,17 @@ def model_search(
     pv_plies: int = 1,
     move_table: int = 0,
     table_scores: bool = False,
+    research: int = 0,
 ) -> tuple[HwSearchResult, bool]:
     """The board's search through its model, as ``trax engine --search model`` and ``trax best
     --backend model`` run it: ``engines`` engines (the table, if any, shared by them) on a
     ``torus`` x ``torus`` torus, compiled when it can be here, else the Python model (node for
-    node the same). The result, and whether the compiled model ran."""
-    table = {"move_table": move_table, "table_scores": table_scores}
+    node the same). The result, and whether the compiled model ran. ``research``: the
+    ``RESEARCH_*`` flags (the compiled model's own need it: :class:`FastModelError` without)."""
+    table = {"move_table": move_table, "table_scores": table_scores, "research": research}
     compiled = torus <= 64 and engines <= MAX_ENGINES and available()
+    if research & ~MODEL_RESEARCH and not compiled:
+        raise FastModelError("these research options need the compiled model (a C compiler)")
     arguments = (position, torus, torus, budget, max_depth)
     split = {"pv_plies": pv_plies, "shared_table": move_table > 0}
     if engines == 1:

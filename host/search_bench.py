@@ -112,6 +112,9 @@ BOARD_ENGINES = 7  # (boards/ulx3s_85f.py)
 #: An engine's nodes in half a second of the ULX3S board file's player: 11.3 M nodes a second
 #: for its seven engines at 25 MHz (README, ``track_bench --engines 7``).
 BOARD_NODES = 807_000
+#: The series of tests/data/kizuna_scores.tsv in which KizuNa played the board file's player
+#: without research options (twenty-third session).
+BOARD_SERIES = ("fm7-kizuna", "fm7-kizuna-first", "fm7-25M-kizuna", "fm7-kizuna75")
 #: ``track`` with N engines splitting its root (:mod:`.hwparallel`), the budget per engine.
 PARALLEL_PLAYERS = {"track-par2": 2, "track-par4": 4, "track-par8": 8}
 
@@ -480,16 +483,17 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
         )
 
 
-def kizuna_wins(flags: tuple[int, ...]) -> None:
+def kizuna_wins(flags: tuple[int, ...], nodes: int = BOARD_NODES) -> None:
     """Where KizuNa, playing the board file's player (tests/data/kizuna_scores.tsv, the series
-    ``fm7-*``), first reported a win it had found: whether the board file's player (7 engines,
-    807,000 nodes each) with each research flags proves a win from the same position."""
+    :data:`BOARD_SERIES`), first reported a win it had found: whether the board file's player
+    (7 engines, ``nodes`` each: 807,000, half a second) with each research flags proves a win
+    from the same position."""
     from .distill import read_samples
 
     first: dict[str, object] = {}
     for sample in read_samples():
         earlier = sample.game not in first or len(sample.moves) < len(first[sample.game].moves)
-        if sample.score >= 20000 and sample.game.startswith("fm7") and earlier:
+        if sample.score >= 20000 and sample.game.split("/")[0] in BOARD_SERIES and earlier:
             first[sample.game] = sample
     table = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
     for research in flags:
@@ -497,7 +501,7 @@ def kizuna_wins(flags: tuple[int, ...]) -> None:
         for sample in first.values():
             position = Position.from_moves(list(sample.moves))
             result = fast_parallel_search(
-                *(position, DEFAULT_TORUS, DEFAULT_TORUS, BOARD_NODES, 12, BOARD_ENGINES),
+                *(position, DEFAULT_TORUS, DEFAULT_TORUS, nodes, 12, BOARD_ENGINES),
                 research=research,
                 **table,
             )
@@ -506,7 +510,7 @@ def kizuna_wins(flags: tuple[int, ...]) -> None:
             f"KizuNa's wins proved, research {research}",
             f"{proved} of {len(first)}",
             "positions",
-            f"the board file's player, {BOARD_ENGINES} engines x {BOARD_NODES} nodes",
+            f"the board file's player, {BOARD_ENGINES} engines x {nodes} nodes",
         )
 
 
@@ -585,11 +589,14 @@ def main(argv: list[str] | None = None) -> None:
     study.add_argument(
         "--kizuna-wins", action="store_true", help="the wins KizuNa found against the board"
     )
+    study.add_argument(
+        "--nodes", type=int, default=BOARD_NODES, help="with --kizuna-wins: nodes an engine"
+    )
     args = parser.parse_args(argv)
     if args.command == "research":
         flags = tuple(int(f) for f in args.flags.split(","))
         if args.kizuna_wins:
-            kizuna_wins(flags)
+            kizuna_wins(flags, args.nodes)
         else:
             research_figures(flags, args.depth)
     elif args.command == "rates":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import logging
 import os
 import shlex
@@ -275,6 +276,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _research_weights(path: str | None) -> list[int] | None:
+    """The fitted evaluation's weights of ``--research-weights`` (a JSON list), or None."""
+    if path is None:
+        return None
+    try:
+        weights = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise TraxError(f"cannot read the research weights {path}: {error}") from None
+    if not isinstance(weights, list) or not all(isinstance(w, int) for w in weights):
+        raise TraxError(f"{path}: the research weights are a JSON list of integers")
+    return weights
+
+
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
     if getattr(args, "search", "ref") == "model":
         return ModelChooser(
@@ -283,6 +297,8 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             torus=args.torus,
             engines=args.engines,
             pv_plies=args.pv_plies,
+            research=args.research,
+            research_weights=_research_weights(args.research_weights),
             **_table_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -1010,6 +1026,20 @@ def build_parser() -> argparse.ArgumentParser:
         "recursive PV split; default 1, as the board files)",
     )
     _add_table_options(p, "model")
+    p.add_argument(
+        "--research",
+        type=int,
+        default=0,
+        metavar="F",
+        help="model: research options (the RESEARCH_ flags of trax_fpga.host.fastmodel; not the "
+        "board's search; docs/evaluation.md)",
+    )
+    p.add_argument(
+        "--research-weights",
+        metavar="FILE",
+        help="model: the fitted evaluation's weights (JSON, python -m trax_fpga.host.distill "
+        "fit --out), searched with --research 8",
+    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -1216,9 +1246,12 @@ def main(argv: list[str] | None = None) -> int:
         or args.pv_plies != 1
         or args.move_table is not None
         or args.table_scores is not None
+        or args.research
+        or args.research_weights is not None
     ):
         parser.engine_parser.error(
-            "--engines, --pv-plies, --move-table, --table-scores: for the model (--search model)"
+            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model "
+            "(--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"

@@ -6,6 +6,7 @@ their values unless told otherwise), so exactly the board's; with a seed only th
 vary, among near-equal moves, and the rest is the model's again.
 """
 
+import json
 import re
 import sys
 
@@ -106,6 +107,35 @@ def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
             assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
             position.play(mine)
     assert log.read_text().count("(compiled model, 3 engines)") == 4, log.read_text()
+
+
+def test_the_engine_plays_the_research_options_and_weights(tmp_path):
+    """``--research F`` plays the model with those research flags; ``--research-weights FILE``
+    sets the fitted evaluation's weights (the board's own weights: the board's moves)."""
+    from trax_fpga.host.fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, fast_search
+
+    weights = tmp_path / "weights.json"
+    weights.write_text(json.dumps(list(BOARD_WEIGHTS)))
+    differ = 0
+    for extra, research in (
+        (["--research", "3"], 3),
+        (["--research", str(RESEARCH_FITTED), "--research-weights", str(weights)], 0),
+    ):
+        argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *extra]
+        position = Position()
+        with ProcessTransport(argv) as link:
+            link.send_line("-B")
+            while position.ply < 6 and position.outcome is None:
+                theirs = next(m for m in position.legal_moves() if not ends(position, m))
+                position.play(theirs)
+                link.send_line(str(theirs))
+                mine = link.read_line(30)
+                want = fast_search(position, 64, 64, 300, 4, research=research, **TABLE)
+                assert str(want.move) == mine, extra
+                plain = fast_search(position, 64, 64, 300, 4, **TABLE)
+                differ += (plain.move, plain.nodes) != (want.move, want.nodes)
+                position.play(mine)
+    assert differ >= 2  # (the research flags' searches are not the board's)
 
 
 def ends(position: Position, move) -> bool:
@@ -247,14 +277,14 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
         (["engine", "--depth", "0"], "--depth"),
         (
             ["engine", "--engines", "2"],
-            "--engines, --pv-plies, --move-table, --table-scores: for the model",
+            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model",
         ),
         (
             ["engine", "--pv-plies", "3"],
-            "--engines, --pv-plies, --move-table, --table-scores: for the model",
+            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model",
         ),
-        (["engine", "--move-table", "0"], "--move-table, --table-scores: for the model"),
-        (["engine", "--no-table-scores"], "--move-table, --table-scores: for the model"),
+        (["engine", "--move-table", "0"], "--table-scores, --research: for the model"),
+        (["engine", "--no-table-scores"], "--table-scores, --research: for the model"),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
         (["engine", "--search", "model", "--move-table", "12"], "a power of two from 2, not 12"),
         (["engine", "--search", "model", "--torus", "128"], "tori of at most 64 x 64"),
