@@ -8,6 +8,10 @@
  * reach of the Python model. Built and loaded by host/fastmodel.py (one shared library, no
  * Python API: plain C functions called through ctypes).
  *
+ * Research options (Searcher.research, the RESEARCH_* flags; 0 is the board's search): the
+ * newest-first order and the cut are the Python model's too (host/hwsearch.py, held node for
+ * node); the others are this file's alone, to measure candidates at a real board's nodes.
+ *
  * Cells are (x, y) on a 256 x 256 grid around the first tile (x, y in -100 .. 100): a game
  * the model can play fits a torus of at most 64 x 64, so its tiles never come near the grid's
  * edge. An end of a track is cell * 4 + side (the side it leaves its tile by, N E S W). */
