@@ -51,7 +51,8 @@ from .trackeval import kind_counts, track_features
 from .trackresearch import research_features
 from .tune import _solve, read_games
 
-TESTS_DATA = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data"
+#: Relative to the working directory (a checkout's root): an installed package has no tests/.
+TESTS_DATA = pathlib.Path("tests/data")
 DATA = TESTS_DATA / "kizuna_scores.tsv"
 #: Decided games to check a fit against: the human games and the 2015 contest logs.
 RECORDS = (TESTS_DATA / "human_games.txt", TESTS_DATA / "contest_logs_2015.txt")
