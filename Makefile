@@ -91,6 +91,8 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --engines 8 --move-table 2048 --shared-table
 	$(BIN)/python -m trax_fpga.host.search_bench depth --depth 4 --positions 4 --tunings sw-loops-hash16k-deep,sw-loops-hash16k-scores
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --engines 7 --move-table 16384 --shared-table --table-scores --states
+	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6
+	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --kizuna-wins
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)
