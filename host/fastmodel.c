@@ -621,21 +621,21 @@ static int leaf(Searcher *s, int ply, int depth) {
         int winner = (p->outcome & 3) - 1;
         return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
     }
-    int half = s->research & RESEARCH_HALF, reached = 2 * (ply + 1);
+    int half = s->research & RESEARCH_HALF, reached = 2 * (ply + 1), side = turn_colour(p);
+    Features f; /* walked once, when first needed */
     if (half) {
-        Features f = track_features(p);
+        f = track_features(p);
         s->saved[ply + 1] = s->saved[ply] + (f.attacks[turn->mover] > 0);
         reached -= s->saved[ply + 1];
         if (ply + 4 >= MAX_PLY) reached = 2 * (depth + s->extensions); /* the stack's end */
     }
     if (reached < 2 * depth) {
         if (!(s->research & RESEARCH_CUT) || !s->evaluation) return NONE_VALUE;
-        Features f = track_features(p); /* the side to move holds an attack: the mover lost */
-        return f.attacks[turn_colour(p)] > 0 ? -(WIN - (ply + 2)) : NONE_VALUE;
+        if (!half) f = track_features(p); /* the side to move holds an attack: the mover lost */
+        return f.attacks[side] > 0 ? -(WIN - (ply + 2)) : NONE_VALUE;
     }
     if (!s->evaluation) return 0;
-    int side = turn_colour(p);
-    Features f = track_features(p);
+    if (!half) f = track_features(p);
     if (s->research & RESEARCH_FITTED) pseudo_threats(p, &f);
     if ((s->research & RESEARCH_CUT) && f.attacks[side] > 0) return -(WIN - (ply + 2));
     if (f.attacks[!side] > 0 && reached < 2 * (depth + s->extensions)) return NONE_VALUE;

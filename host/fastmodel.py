@@ -95,7 +95,7 @@ MAX_TILES = 16384
 MAX_TURNS = 8192
 
 # Research options of the compiled model (``research=``, flags; model only: docs/evaluation.md,
-# "The cut and the newest first"). 0 is the board's search, node for node. RESEARCH_NEWEST and
+# "Where the board loses to KizuNa"). 0 is the board's search, node for node. RESEARCH_NEWEST and
 # RESEARCH_CUT are the Python model's too (:mod:`.hwsearch`), node for node; the others are the
 # compiled model's alone, for measuring candidates before they are written into both.
 #: A table entry's score also answers a search shallower than the one that stored it.
@@ -265,7 +265,8 @@ def research_weights(weights: tuple[int, ...] | list[int]) -> None:
 
 def _beyond_reach(position: Position, extensions: int, research: int) -> bool:
     """Whether the game is beyond what the C side holds (see :data:`REACH`), so that the Python
-    model must search it (which has no research extensions)."""
+    model must search it (which has neither research extensions nor the compiled model's own
+    research options: :class:`FastModelError` for those)."""
     box = position.box
     reach = max(abs(box.min_x), abs(box.max_x), abs(box.min_y), abs(box.max_y))
     held = reach <= REACH and len(position.tiles) < MAX_TILES - 1 and position.ply < MAX_TURNS - 1

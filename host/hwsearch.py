@@ -92,7 +92,7 @@ EVAL = 0
 SYMBOLS = list(Symbol)
 
 # Research options of the block-RAM board's search (``research=``, flags; model only, not yet in
-# the gateware: docs/evaluation.md, "The cut and the newest first"). 0 is the gateware's search.
+# the gateware: docs/evaluation.md, "Where the board loses to KizuNa"). 0 is the gateware's search.
 # The compiled model (:mod:`.fastmodel`) has these and more of its own.
 #: Candidates from the newest cell of the frontier list to the oldest.
 RESEARCH_NEWEST = 1

@@ -68,24 +68,31 @@ def test_a_whole_game_through_the_protocol_is_the_models_move_for_move():
     assert checked >= 3, record.moves
 
 
+def engine_replies(argv: list[str], plies: int, stderr=None):
+    """Start the engine ``argv`` as black and play against it until ``plies`` (the opponent
+    plays its first legal move that does not end the game); yields (the position, the engine's
+    reply to it) before each reply is played."""
+    position = Position()
+    with ProcessTransport(argv, stderr=stderr) as link:
+        link.send_line("-B")
+        while position.ply < plies and position.outcome is None:
+            theirs = next(m for m in position.legal_moves() if not ends(position, m))
+            position.play(theirs)
+            link.send_line(str(theirs))
+            mine = link.read_line(30)
+            yield position, mine
+            position.play(mine)
+
+
 def test_the_engine_honours_the_node_budget_and_the_depth(tmp_path):
     # Its log line per move: "<move>: depth D score S nodes N in T s (model)".
     checked = 0
     for nodes, depth in ((40, 6), (5000, 1), (5000, 2)):
         argv = [*MODEL[:7], "--nodes", str(nodes), "--depth", str(depth)]
         log = tmp_path / f"{nodes}-{depth}.log"
-        position = Position()
-        with ProcessTransport(argv, stderr=log) as link:
-            link.send_line("-B")
-            while position.ply < 8 and position.outcome is None:
-                # The opponent: its first legal move that does not end the game.
-                theirs = next(m for m in position.legal_moves() if not ends(position, m))
-                position.play(theirs)
-                link.send_line(str(theirs))
-                mine = link.read_line(30)
-                assert str(model_move(position, nodes, depth)) == mine
-                position.play(mine)
-                checked += 1
+        for position, mine in engine_replies(argv, 8, log):
+            assert str(model_move(position, nodes, depth)) == mine
+            checked += 1
         found = re.findall(r"depth (\d+) score -?\d+ nodes (\d+) in", log.read_text())
         assert len(found) == 4, log.read_text()
         for d, n in found:
@@ -96,16 +103,8 @@ def test_the_engine_honours_the_node_budget_and_the_depth(tmp_path):
 def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
     argv = [*MODEL[:7], "--nodes", "40", "--depth", "3", "--engines", "3"]
     log = tmp_path / "engines.log"
-    position = Position()
-    with ProcessTransport(argv, stderr=log) as link:
-        link.send_line("-B")
-        while position.ply < 8 and position.outcome is None:
-            theirs = next(m for m in position.legal_moves() if not ends(position, m))
-            position.play(theirs)
-            link.send_line(str(theirs))
-            mine = link.read_line(30)
-            assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
-            position.play(mine)
+    for position, mine in engine_replies(argv, 8, log):
+        assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
     assert log.read_text().count("(compiled model, 3 engines)") == 4, log.read_text()
 
 
@@ -122,19 +121,11 @@ def test_the_engine_plays_the_research_options_and_weights(tmp_path):
         (["--research", str(RESEARCH_FITTED), "--research-weights", str(weights)], 0),
     ):
         argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *extra]
-        position = Position()
-        with ProcessTransport(argv) as link:
-            link.send_line("-B")
-            while position.ply < 6 and position.outcome is None:
-                theirs = next(m for m in position.legal_moves() if not ends(position, m))
-                position.play(theirs)
-                link.send_line(str(theirs))
-                mine = link.read_line(30)
-                want = fast_search(position, 64, 64, 300, 4, research=research, **TABLE)
-                assert str(want.move) == mine, extra
-                plain = fast_search(position, 64, 64, 300, 4, **TABLE)
-                differ += (plain.move, plain.nodes) != (want.move, want.nodes)
-                position.play(mine)
+        for position, mine in engine_replies(argv, 6):
+            want = fast_search(position, 64, 64, 300, 4, research=research, **TABLE)
+            assert str(want.move) == mine, extra
+            plain = fast_search(position, 64, 64, 300, 4, **TABLE)
+            differ += (plain.move, plain.nodes) != (want.move, want.nodes)
     assert differ >= 2  # (the research flags' searches are not the board's)
 
 
