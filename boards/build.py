@@ -202,6 +202,20 @@ def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> Boar
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> BoardSpec:
+    """``spec`` whose player's engines cut moves that leave the opponent an attack and take
+    their candidates newest first (:class:`~..hdl.track_search.TrackSearch`'s options), where
+    asked (an option not asked stays the board file's)."""
+    options = dict(spec.player_options)
+    search = dict(options.get("search_options", {}))
+    if attack_cut:
+        search["attack_cut"] = True
+    if newest_first:
+        search["newest_first"] = True
+    options["search_options"] = search
+    return dataclasses.replace(spec, player_options=options)
+
+
 def plan(
     spec: BoardSpec,
     top: str,
@@ -326,6 +340,18 @@ def main(argv: list[str] | None = None) -> int:
         help="with --move-table: one table for all the engines instead of one each",
     )
     parser.add_argument(
+        "--attack-cut",
+        action="store_true",
+        help="the engines cut a move that leaves the opponent an attack (default: the board "
+        "file's)",
+    )
+    parser.add_argument(
+        "--newest-first",
+        action="store_true",
+        help="the engines' candidates from the newest cell of the frontier list (default: the "
+        "board file's)",
+    )
+    parser.add_argument(
         "--clock",
         type=float,
         metavar="MHZ",
@@ -348,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--shared-table needs --move-table N")
         if args.move_table is not None:
             spec = with_move_table(spec, args.move_table, args.shared_table)
+        if args.attack_cut or args.newest_first:
+            spec = with_search_order(spec, args.attack_cut, args.newest_first)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -367,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.move_table is not None:
                 shared = "-shared" if args.shared_table else ""
                 build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}{shared}")
+            for flag, word in ((args.attack_cut, "cut"), (args.newest_first, "newest")):
+                if flag:
+                    build_dir = build_dir.with_name(f"{build_dir.name}-{word}")
             if args.clock is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
         if args.plan_only or spec.plan_only:

@@ -64,6 +64,12 @@ class ParallelSearch(wiring.Component):
     table_scores : bool
         With ``move_table``: the tables hold the nodes' values too, and settle nodes
         (:class:`~.track_search.TrackSearch`'s ``table_scores``).
+    attack_cut : bool
+        A move that leaves the side to move an attack is lost, without a search below it
+        (:class:`~.track_search.TrackSearch`'s ``attack_cut``).
+    newest_first : bool
+        Candidates from the newest cell of the frontier list to the oldest
+        (:class:`~.track_search.TrackSearch`'s ``newest_first``).
 
     Members
     -------
@@ -89,6 +95,8 @@ class ParallelSearch(wiring.Component):
         move_table: int = 0,
         shared_table: bool = False,
         table_scores: bool = False,
+        attack_cut: bool = False,
+        newest_first: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -109,6 +117,13 @@ class ParallelSearch(wiring.Component):
         self.move_table = move_table
         self.shared_table = bool(shared_table)
         self.table_scores = bool(table_scores)
+        self.attack_cut = bool(attack_cut)
+        self.newest_first = bool(newest_first)
+        if self.pv_plies > 1 and (self.attack_cut or self.newest_first):
+            raise ValueError(
+                "the recursive PV split (pv_plies above 1) with the attack cut or the newest-first "
+                "order is not yet the model's node for node (docs/evaluation.md)"
+            )
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -126,6 +141,8 @@ class ParallelSearch(wiring.Component):
                 move_table=self.move_table,
                 shared_table=self.shared_table,
                 table_scores=self.table_scores,
+                attack_cut=self.attack_cut,
+                newest_first=self.newest_first,
             )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)

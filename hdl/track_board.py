@@ -360,6 +360,11 @@ class TrackBoard(wiring.Component):
         Keep the evaluation's counts and sums (``white_attacks``, ``white_potential`` ...) and
         the tracks' kinds they are kept from. None (the default): when there are ``weights``;
         without, they stay 0.
+    newest_first : bool
+        The candidate order reads the frontier list from its newest entry to its oldest (the
+        cells the last plies opened first: ``TrackOrder.candidates(newest=True)``). A cursor's
+        ``index`` then counts entries from the list's end in the position it is used in (the
+        same whenever the board is back at a ply); ``COMPACT`` is unchanged.
 
     The options below trade clocks (or block RAM) for logic, for the small parts. Each leaves
     every answer (verdicts, tiles, wins, candidates, counts, box, frontier list) exactly as it
@@ -476,6 +481,7 @@ class TrackBoard(wiring.Component):
         deferred_appends: bool = False,
         listed_in_hand: bool = False,
         position_key: bool = False,
+        newest_first: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
@@ -503,6 +509,7 @@ class TrackBoard(wiring.Component):
         if position_key and (columns > 64 or rows > 64):
             raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")
         self.position_key_kept = bool(position_key)
+        self.newest_first = bool(newest_first)
         c, r = columns, rows
         super().__init__(
             {
@@ -1272,8 +1279,20 @@ class TrackBoard(wiring.Component):
                 with m.Case(bank):
                     m.d.comb += self.peek_tile.eq(cell_rd[bank].data.tile)
 
-        # The frontier list's reader (CANDIDATE, COMPACT): entry ``f_index``.
+        # The frontier list's reader (CANDIDATE, COMPACT): entry ``f_index`` of the candidate
+        # order, at ``listed(f_index, length)`` in the list (``f_odd``: that place is odd).
         f_index = Signal.like(f_len)
+        f_odd = Signal()
+
+        def listed(index, length):
+            """The place in the frontier list of the candidate order's entry ``index``, in a list
+            of ``length`` entries (from its end with ``newest_first``; wraps past its start)."""
+            if not self.newest_first:
+                return Value.cast(index)
+            place = Signal.like(f_len, name="listed_place")
+            m.d.comb += place.eq(length - 1 - index)
+            return place
+
         f_symbol = Signal(Symbol)  # CANDIDATE: the first symbol to try at f_index
         f_out = Signal.like(f_len)  # COMPACT: where the next kept cell goes
         if self.listed_in_hand:  # the listed cell is read as the cell in hand
@@ -1353,17 +1372,20 @@ class TrackBoard(wiring.Component):
             m.d.sync += [qx.eq(x), qy.eq(y)]
             read_cell_edges(x, y)
 
-        def read_frontier(index):
+        def read_frontier(index, length=None):
+            """Read entry ``index`` of the candidate order in a list of ``length`` (None: the
+            list's own place ``index``, as COMPACT reads it)."""
             index = Value.cast(index)
+            place = index if length is None else listed(index, length)
             for bank in range(front_banks):
-                m.d.comb += front_rd[bank].addr.eq(front_place(index)[1])
-            m.d.sync += f_index.eq(index)
+                m.d.comb += front_rd[bank].addr.eq(front_place(place)[1])
+            m.d.sync += [f_index.eq(index), f_odd.eq(place[0])]
 
         def read_listed_cell():
             """The frontier list's entry is out: keep its cell and read its record."""
             entry = front_rd[0].data
             if front_banks == 2:
-                entry = data.View(point, Mux(f_index[0], front_rd[1].data, front_rd[0].data))
+                entry = data.View(point, Mux(f_odd, front_rd[1].data, front_rd[0].data))
             m.d.sync += [fx.eq(entry.x), fy.eq(entry.y)]
             for bank in range(4):
                 m.d.comb += cell_rd[bank].addr.eq(cell_address(entry.x, entry.y, c))
@@ -1559,7 +1581,9 @@ class TrackBoard(wiring.Component):
                         self.busy.eq(1),
                         dead.eq(0),
                         undoing.eq(0),
-                        stepping.eq(0),
+                        # NEXT passes over an illegal turn from its first candidate on
+                        # (UNDO_NEXT from the first it goes on to: ``resume``).
+                        stepping.eq(self.op == TrackOp.NEXT),
                         then_next.eq(0),
                         n_cursor.eq(self.cursor),
                         n_play.eq(self.play & (self.op != TrackOp.CANDIDATE)),
@@ -1656,7 +1680,7 @@ class TrackBoard(wiring.Component):
                                 m.next = "UNDO_READ"
                         with m.Case(TrackOp.CANDIDATE, TrackOp.NEXT):
                             m.d.sync += f_symbol.eq(self.cursor.symbol)
-                            read_frontier(self.cursor.index)
+                            read_frontier(self.cursor.index, f_len)
                             with m.If(self.cursor.index >= f_len):
                                 m.d.sync += self.found.eq(0)
                                 finish(Verdict.LEGAL)
@@ -1880,13 +1904,15 @@ class TrackBoard(wiring.Component):
             cache_match = Const(0, 1)
         resume_entry = Signal.like(f_len)
         m.d.comb += resume_entry.eq(Mux(cache_match, n_cursor.index + 1, n_cursor.index))
+        resume_place = listed(resume_entry, resume_limit)
         with m.If(going_on):
             for bank in range(front_banks):
-                m.d.comb += front_rd[bank].addr.eq(front_place(resume_entry)[1])
+                m.d.comb += front_rd[bank].addr.eq(front_place(resume_place)[1])
         with m.If(resume):
             m.d.sync += [
                 f_symbol.eq(Mux(cache_match, 0, n_cursor.symbol)),
                 f_index.eq(resume_entry),
+                f_odd.eq(resume_place[0]),
                 stepping.eq(1),
                 then_next.eq(0),
             ]
@@ -1974,5 +2000,5 @@ class TrackBoard(wiring.Component):
                 m.d.comb += go_to.eq(_GO_IDLE)
             with m.Elif(in_fit):  # the next entry (NEXT going on read it already)
                 m.d.sync += f_symbol.eq(0)
-                read_frontier(fit_index + 1)
+                read_frontier(fit_index + 1, fit_limit)
         return m

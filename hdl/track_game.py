@@ -52,6 +52,10 @@ class TrackGame(wiring.Component):
     table_scores : bool
         With ``move_table``: the tables hold the nodes' values too, and settle nodes (see
         :class:`~.track_search.TrackSearch`).
+    attack_cut, newest_first : bool
+        A move that leaves the opponent an attack is lost, with no search below it; the
+        candidates from the newest cell of the frontier list (see
+        :class:`~.track_search.TrackSearch`).
 
     Members
     -------
@@ -86,6 +90,8 @@ class TrackGame(wiring.Component):
         move_table: int = 0,
         shared_table: bool = False,
         table_scores: bool = False,
+        attack_cut: bool = False,
+        newest_first: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -100,6 +106,7 @@ class TrackGame(wiring.Component):
         self.move_table = move_table
         self.shared_table = shared_table
         self.table_scores = table_scores
+        self.order = {"attack_cut": attack_cut, "newest_first": newest_first}
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -126,6 +133,7 @@ class TrackGame(wiring.Component):
                 board_options=self.board_options,
                 move_table=self.move_table,
                 table_scores=self.table_scores,
+                **self.order,
             )
         else:
             core = ParallelSearch(
@@ -138,6 +146,7 @@ class TrackGame(wiring.Component):
                 move_table=self.move_table,
                 shared_table=self.shared_table,
                 table_scores=self.table_scores,
+                **self.order,
             )
         m.submodules.core = core
         rules, search = self.rules, self.search

@@ -176,6 +176,14 @@ class TrackSearch(wiring.Component):
         ``MoveTable(scores=True)``: the value, its kind, the side to move, and a tag of every
         key bit above the slot), and a node entered whose entry settles its window returns that
         value at once, taken back and backed up as a leaf is (``LEAF``).
+    attack_cut : bool
+        With ``evaluation``: a move after which the side to move holds an attack (it can close
+        a loop or a line next move) is lost for its mover, scored as a loss in one, ``WIN``
+        less the plies to it, without a search below it: inside the horizon and at it
+        (``host/hwsearch.py``'s ``RESEARCH_CUT``; an attack always has its winning move).
+    newest_first : bool
+        Every node's candidates from the newest cell of the frontier list to the oldest
+        (:class:`~.track_board.TrackBoard`'s ``newest_first``; ``RESEARCH_NEWEST``).
 
     Members
     -------
@@ -275,6 +283,8 @@ class TrackSearch(wiring.Component):
         move_table: int = 0,
         shared_table: bool = False,
         table_scores: bool = False,
+        attack_cut: bool = False,
+        newest_first: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -296,6 +306,17 @@ class TrackSearch(wiring.Component):
             raise ValueError("a shared table needs its entries (move_table)")
         if table_scores and not move_table:
             raise ValueError("scores in the table need its entries (move_table)")
+        if attack_cut and not evaluation:
+            raise ValueError("the attack cut needs the evaluation's counts of attacks")
+        self.attack_cut = bool(attack_cut)
+        self.newest_first = bool(newest_first)
+        if split and self.pv_plies > 1 and (self.attack_cut or self.newest_first):
+            raise ValueError(
+                "the recursive PV split (pv_plies above 1) with the attack cut or the newest-first "
+                "order is not yet the model's node for node (docs/evaluation.md)"
+            )
+        if newest_first:
+            self.board_options["newest_first"] = True
         self.move_table = move_table
         self.shared_table = bool(shared_table)
         self.table_scores = bool(table_scores)
@@ -564,6 +585,15 @@ class TrackSearch(wiring.Component):
         extend = Signal()  # the side to move must answer an attack: one more ply
         if self.evaluation:
             m.d.comb += extend.eq((their_attacks != 0) & (ply < iteration + extensions))
+        # With the attack cut, the side to move holds an attack: the mover lost (a leaf, at any
+        # ply), by ``loss_score``, -(WIN - (p + 2)) for the node at ply p. Kept for LEAF.
+        lost = Signal()
+        cut_leaf = Signal()
+        loss_score = Signal(signed_score())
+        if self.attack_cut:
+            own_attacks = Mux(mover_white, board.black_attacks, board.white_attacks)
+            m.d.comb += lost.eq(own_attacks != 0)
+        m.d.comb += loss_score.eq(1 - win_score)
         parent_alpha = alpha.parent
         parent_beta = beta.parent
         parent_best = best.parent
@@ -766,7 +796,8 @@ class TrackSearch(wiring.Component):
             """``played``'s move is a node of this search (with ``descend``, the first move of a
             split node above the deepest: a child that is a node is the next split node)."""
             m.d.comb += counted.eq(1)
-            with m.If(~(mover_won | other_won) & (~horizon | extend)):  # the child is a node
+            m.d.sync += cut_leaf.eq(lost)
+            with m.If(~(mover_won | other_won | lost) & (~horizon | extend)):  # the child is a node
                 enter_node(-parent_beta, -parent_alpha)
                 if descend:
                     m.d.sync += [split_ply.eq(split_ply + 1), ordinal.eq(0)]
@@ -1111,7 +1142,9 @@ class TrackSearch(wiring.Component):
                     leaf = Mux(
                         mover_won | other_won,
                         Mux(mover_won, win_score, -win_score),
-                        mover_score if self.evaluation else Value.cast(0),
+                        Mux(cut_leaf, loss_score, mover_score)
+                        if self.evaluation
+                        else Value.cast(0),
                     )
                     if scores:
                         v = Mux(settled, settled_value, leaf)

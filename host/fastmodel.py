@@ -96,7 +96,8 @@ MAX_TURNS = 8192
 
 # Research options of the compiled model (``research=``, flags; model only: docs/evaluation.md,
 # "Where the board loses to KizuNa"). 0 is the board's search, node for node. RESEARCH_NEWEST and
-# RESEARCH_CUT are the Python model's too (:mod:`.hwsearch`), node for node; the others are the
+# RESEARCH_CUT are the Python model's too (:mod:`.hwsearch`), node for node, and the gateware's
+# (``newest_first``, ``attack_cut``, off by default); the others are the
 # compiled model's alone, for measuring candidates before they are written into both.
 #: A table entry's score also answers a search shallower than the one that stored it.
 RESEARCH_DEEPER = 4

@@ -91,9 +91,11 @@ INFINITY = 2000
 EVAL = 0
 SYMBOLS = list(Symbol)
 
-# Research options of the block-RAM board's search (``research=``, flags; model only, not yet in
-# the gateware: docs/evaluation.md, "Where the board loses to KizuNa"). 0 is the gateware's search.
-# The compiled model (:mod:`.fastmodel`) has these and more of its own.
+# Options of the block-RAM board's search (``research=``, flags: docs/evaluation.md, "Where the
+# board loses to KizuNa"). 0 is the gateware's default search. Both are in the gateware too, off
+# by default: :class:`~trax_fpga.hdl.track_search.TrackSearch`'s ``newest_first`` and
+# ``attack_cut`` (tests hold them to this model node for node). The compiled model
+# (:mod:`.fastmodel`) has these and more of its own.
 #: Candidates from the newest cell of the frontier list to the oldest.
 RESEARCH_NEWEST = 1
 #: A move that leaves the opponent an attack is lost, scored as a mate in one without a search
@@ -477,8 +479,8 @@ def hw_search(
     ``move_table`` (block-RAM board) is the entries of the table of best moves
     (:mod:`.movetable`; 0: none); with ``table_scores`` it holds the nodes' values too and
     settles a node from them (its tags every bit of the key above the slot). ``research``
-    (block-RAM board, no tuning; model only) is :data:`RESEARCH_NEWEST` and
-    :data:`RESEARCH_CUT` flags."""
+    (block-RAM board, no tuning) is :data:`RESEARCH_NEWEST` and :data:`RESEARCH_CUT` flags
+    (the gateware's ``newest_first`` and ``attack_cut``)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
     if tuning is not None and (board != "track" or not evaluation):

@@ -3,7 +3,8 @@ per perft leaf.
 
 ``python -m trax_fpga.sim.track_bench [--torus 64] [--positions 12] [--budget 20000]
 [--perft 5] [--engines 1,2,4,6,7,8] [--parallel-positions 4] [--parallel-depths 4,5] [--pv-plies 1]
-[--move-table 0] [--shared-table] [--table-scores] [--records FILE]``
+[--move-table 0] [--shared-table] [--table-scores] [--attack-cut] [--newest-first]
+[--records FILE]``
 
 Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <conditions>)``:
 
@@ -21,6 +22,9 @@ Prints one line per figure, as ``<name>: <value> <unit> (<board or model>, <cond
   for each number of engines: the clocks to complete depth 4 and 5 (no node limit), the nodes
   per clock, and the nodes per second at 25 MHz and at the routed clock of the ULX3S player
   with that many engines, where its build report is in ``build/``;
+- with ``--attack-cut`` and ``--newest-first``, every search above with the attack cut and the
+  candidates from the newest cell of the frontier list (:class:`~trax_fpga.hdl.track_search.
+  TrackSearch`'s options of those names);
 - hardware perft (:class:`~trax_fpga.hdl.track_perft.TrackPerft`) from the empty board: the
   count and its clocks;
 - the place-and-route figures of the complete player on the block-RAM board, where
@@ -97,16 +101,19 @@ def one_engine_searches(
     budget: int,
     move_table: int = 0,
     scores: bool = False,
+    order: dict | None = None,
 ):
     """The answers of one simulated search engine (to ``depth``, within ``budget`` nodes; with a
-    table of ``move_table`` best moves and, with ``scores``, their values) on the positions, in
-    order; each search starts once the last one's table is emptied, as in a player."""
+    table of ``move_table`` best moves and, with ``scores``, their values; ``order``: the
+    ``attack_cut`` and ``newest_first`` options) on the positions, in order; each search starts
+    once the last one's table is emptied, as in a player."""
     with TrackSearchSim(
         (torus, torus),
         "verilator",
         max_depth=depth,
         move_table=move_table,
         table_scores=scores and bool(move_table),
+        **(order or {}),
     ) as engine:
         for position in positions(count, torus, records):
             engine.new_game()
@@ -124,12 +131,15 @@ def search_figures(
     records: pathlib.Path,
     move_table: int = 0,
     scores: bool = False,
+    order: dict | None = None,
 ) -> None:
     """One engine's clocks per node, nodes a second at 25 MHz and depth completed within
     ``budget`` nodes, the mean over the positions; with ``move_table``, the engine has a table
-    of that many best moves (and, with ``scores``, their values), emptied before each search."""
+    of that many best moves (and, with ``scores``, their values), emptied before each search;
+    ``order``: the ``attack_cut`` and ``newest_first`` options."""
     per_node, nodes, depths = [], 0, []
-    for got in one_engine_searches(torus, count, records, depth, budget, move_table, scores):
+    searches = one_engine_searches(torus, count, records, depth, budget, move_table, scores, order)
+    for got in searches:
         per_node.append(got.cycles / got.nodes)
         nodes += got.nodes
         depths.append(got.depth)
@@ -138,6 +148,7 @@ def search_figures(
         f"TrackSearch {torus}x{torus}, Verilator, {len(per_node)} human-game positions, "
         f"budget {budget} nodes, depth <= {depth}"
         + (f", a table of {move_table} best moves{held}" if move_table else "")
+        + order_label(order)
     )
     mean = statistics.fmean(per_node)
     figure("track search, clocks per node", f"{mean:.1f}", "clocks", where)
@@ -154,21 +165,28 @@ def table_figures(
     depths: list[int],
     records: pathlib.Path,
     scores: bool = False,
+    order: dict | None = None,
 ) -> None:
     """The one-engine search with a table of ``entries`` best moves (with ``scores``, and their
     values) against the same search without: the clocks and nodes to complete each depth (no
     node limit), the mean over the positions. Each search starts with its table emptied (the
     last one's emptying passes first, as it does while a player's serial line carries the
-    moves)."""
+    moves). ``order``: both searches' ``attack_cut`` and ``newest_first`` options."""
     cycles_at: dict[tuple[int, int], float] = {}
     for table in (0, entries):
         per_depth: dict[int, list[tuple[int, int]]] = {d: [] for d in depths}
         for d in depths:  # (one build per depth: the search's deepest iteration)
-            for got in one_engine_searches(torus, count, records, d, UNLIMITED, table, scores):
+            searches = one_engine_searches(
+                torus, count, records, d, UNLIMITED, table, scores, order
+            )
+            for got in searches:
                 per_depth[d].append((got.cycles, got.nodes))
         held = " and their values" if scores else ""
         name = f"a table of {table} best moves{held}" if table else "no table"
-        where = f"TrackSearch {torus}x{torus}, {name}, Verilator, {count} human-game positions"
+        where = (
+            f"TrackSearch {torus}x{torus}, {name}, Verilator, {count} human-game positions"
+            + order_label(order)
+        )
         for d in depths:
             cycles_at[table, d] = statistics.fmean(c for c, _ in per_depth[d])
             nodes = statistics.fmean(n for _, n in per_depth[d])
@@ -193,13 +211,15 @@ def parallel_figures(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
+    order: dict | None = None,
 ) -> None:
     """The many-engine search (docs/parallel.md) for each number of engines: the clocks to
     complete each depth (a search limited to it, no node limit; the mean over the positions),
     and the nodes per clock over those searches (the split's walks to a ticket are no nodes).
     ``pv_plies``: how deep the previous best's line is split (the recursive PV split);
     ``move_table``: every engine's table of best moves (0: none), or with ``shared_table`` the
-    entries of the one table of them all; ``table_scores``: the table holds the nodes' values."""
+    entries of the one table of them all; ``table_scores``: the table holds the nodes' values;
+    ``order``: the ``attack_cut`` and ``newest_first`` options."""
     cycles_at: dict[tuple[int, int], float] = {}
     for n in engines:
         per_depth: dict[int, list[int]] = {d: [] for d in depths}
@@ -213,6 +233,7 @@ def parallel_figures(
             move_table=move_table,
             shared_table=shared_table,
             table_scores=table_scores,
+            **(order or {}),
         ) as unit:
             for position in positions(count, torus, records):
                 for d in depths:
@@ -229,6 +250,7 @@ def parallel_figures(
             f"{count} human-game positions, no node limit"
             + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
             + (table_label(move_table, shared_table, table_scores) if move_table else "")
+            + order_label(order)
         )
         for d in depths:
             cycles_at[n, d] = statistics.fmean(per_depth[d])
@@ -257,6 +279,16 @@ def parallel_figures(
                 "M",
                 f"{where}, {label}",
             )
+
+
+def order_label(order: dict | None) -> str:
+    """The conditions' words for the ``attack_cut`` and ``newest_first`` options."""
+    words = [
+        text
+        for name, text in (("attack_cut", "the attack cut"), ("newest_first", "newest first"))
+        if (order or {}).get(name)
+    ]
+    return ", " + " and ".join(words) if words else ""
 
 
 def table_label(entries: int, shared: bool, scores: bool = False) -> str:
@@ -383,6 +415,17 @@ def main(argv: list[str] | None = None) -> int:
         help="with --move-table: the nodes' values in the table too",
     )
     parser.add_argument(
+        "--attack-cut",
+        action="store_true",
+        help="every search with the attack cut (a move that leaves the opponent an attack is "
+        "lost, with no search below it)",
+    )
+    parser.add_argument(
+        "--newest-first",
+        action="store_true",
+        help="every search's candidates from the newest cell of the frontier list",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -393,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--shared-table needs --move-table N")
     if args.table_scores and not args.move_table:
         parser.error("--table-scores needs --move-table N")
+    order = {"attack_cut": args.attack_cut, "newest_first": args.newest_first}
     rules_figures(args.torus, args.records)
     if args.positions:
         search_figures(
@@ -403,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
             args.records,
             args.move_table,
             args.table_scores,
+            order,
         )
     if args.move_table and args.parallel_positions:
         table_figures(
@@ -412,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
             args.parallel_depths,
             args.records,
             args.table_scores,
+            order,
         )
     if args.engines and args.parallel_positions:
         parallel_figures(
@@ -424,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
             args.move_table,
             args.shared_table,
             args.table_scores,
+            order,
         )
     if args.perft:
         perft_figures(args.perft)

@@ -260,6 +260,8 @@ class TrackSearchSim:
         move_table: int = 0,
         shared_table: bool = False,
         table_scores: bool = False,
+        attack_cut: bool = False,
+        newest_first: bool = False,
     ) -> None:
         self.width, self.height = torus
 
@@ -276,6 +278,8 @@ class TrackSearchSim:
                     board_options=board_options,
                     move_table=move_table,
                     table_scores=table_scores,
+                    attack_cut=attack_cut,
+                    newest_first=newest_first,
                 )
             return ParallelSearch(
                 self.width,
@@ -287,13 +291,18 @@ class TrackSearchSim:
                 move_table=move_table,
                 shared_table=shared_table,
                 table_scores=table_scores,
+                attack_cut=attack_cut,
+                newest_first=newest_first,
             )
 
         if component is not None:  # a search built by the caller
             evaluation = component.evaluation
             move_table = getattr(component, "move_table", 0)
             table_scores = getattr(component, "table_scores", False)
+            attack_cut = getattr(component, "attack_cut", False)
+            newest_first = getattr(component, "newest_first", False)
         self.evaluation, self.move_table, self.table_scores = evaluation, move_table, table_scores
+        self.attack_cut, self.newest_first = attack_cut, newest_first
         # The component, when one was made: a Verilator build found by the design's parameters
         # is run without making it (an Amaranth design made and never elaborated is a warning).
         self.component = component
@@ -301,9 +310,10 @@ class TrackSearchSim:
             from .verilator import VerilatorSim, build_by_parameters, gateware_key
 
             parameters = (torus, max_depth, evaluation, engines, pv_plies, board_options)
-            key = gateware_key(
-                repr(("TrackSearchSim", *parameters, move_table, shared_table, table_scores))
-            )
+            options = (move_table, shared_table, table_scores)
+            if attack_cut or newest_first:  # (the keys of the builds without stay as they were)
+                options += (attack_cut, newest_first)
+            key = gateware_key(repr(("TrackSearchSim", *parameters, *options)))
             backend = VerilatorSim(build_by_parameters(key, make))
         else:
             if self.component is None:

@@ -58,10 +58,10 @@ def some_positions(count: int, seed: int) -> list[Position]:
     return found
 
 
-def exact_value(position: Position, move, depth: int) -> int:
-    """The score of the root move ``move`` in the sequential model's iteration of ``depth``,
-    searched alone with the whole window (so exact)."""
-    searcher = _Searcher(position.copy(), TORUS, TORUS, UNLIMITED, True, "track")
+def exact_value(position: Position, move, depth: int, research: int = 0) -> int:
+    """The score of the root move ``move`` in the sequential model's iteration of ``depth``
+    (with the ``research`` flags), searched alone with the whole window (so exact)."""
+    searcher = _Searcher(position.copy(), TORUS, TORUS, UNLIMITED, True, "track", research=research)
     turn = searcher.play(*searcher_move(searcher, move))
     assert turn is not None, move
     return searcher.value(turn, 0, depth, -INFINITY, INFINITY)
@@ -85,19 +85,22 @@ def test_one_engine_is_the_sequential_search(single):
     assert checked == 60
 
 
-def score_every_iteration(engines, positions, deepest: int) -> int:
+def score_every_iteration(engines, positions, deepest: int, research: int = 0) -> int:
     """Search each position with ``engines`` limited to each depth up to ``deepest``: the score
-    and depth are the sequential model's, the move is legal and its own value is the score.
-    The number of searches checked."""
+    and depth are the sequential model's (with the ``research`` flags: the cut and the
+    newest-first order), the move is legal and its own value is the score. The number of
+    searches checked."""
     checked = 0
     for position in positions:
         for depth in range(1, deepest + 1):
-            model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
+            model = hw_search(
+                position, TORUS, TORUS, UNLIMITED, depth, board="track", research=research
+            )
             got, move = search(engines, position, UNLIMITED, depth=depth)
             label = f"{' '.join(str(t.move) for t in position.turns)} at depth {depth}"
             assert (got.score, got.depth) == (model.score, model.depth), label
             assert move is not None and position.is_legal(move), label
-            assert exact_value(position, move, got.depth) == got.score, label
+            assert exact_value(position, move, got.depth, research) == got.score, label
             checked += 1
     return checked
 
@@ -131,12 +134,14 @@ def test_many_engines_within_small_budgets(three):
     assert within_small_budgets(three) == 40
 
 
-def within_small_budgets(three) -> int:
+def within_small_budgets(three, research: int = 0) -> int:
     """A search stopped by a budget still answers a legal move (none only without one)."""
     checked = 0
     for position in some_positions(4, 9):
         for budget in (1, 2, 5, 17, 90):
-            model = hw_search(position, TORUS, TORUS, budget, DEPTH, board="track")
+            model = hw_search(
+                position, TORUS, TORUS, budget, DEPTH, board="track", research=research
+            )
             got, move = search(three, position, budget)
             assert (move is None) == (model.move is None)
             assert move is None or position.is_legal(move)
@@ -162,7 +167,7 @@ def test_the_game_goes_on_after_a_parallel_search(three):
     game_goes_on(three)
 
 
-def game_goes_on(three) -> None:
+def game_goes_on(three, research: int = 0) -> None:
     """Every engine's board is back at the game's position: the next move is judged on it and
     the next search scores as the model."""
     position = positions_from_games(1, 12)[0]
@@ -170,7 +175,8 @@ def game_goes_on(three) -> None:
     assert three.play(move).name == "LEGAL"
     position.play(move)
     got = three.search(int(position.turn is Colour.WHITE), UNLIMITED)
-    assert got.score == hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track").score
+    model = hw_search(position, TORUS, TORUS, UNLIMITED, DEPTH, board="track", research=research)
+    assert got.score == model.score
 
 
 @pytest.mark.parametrize(

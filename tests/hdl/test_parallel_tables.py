@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """Many engines with tables of best moves (hdl/move_table.py, docs/hash-moves.md) against
 their models: one engine with its own or the shared table is the parallel model with the table
 node for node; three engines score every iteration as the sequential search, stop within their
@@ -10,7 +11,7 @@ workers, which take whole files, run the two files' Verilator builds side by sid
 import pytest
 
 from trax_fpga.host.hwparallel import hw_parallel_search
-from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.hwsearch import RESEARCH_CUT, RESEARCH_NEWEST, hw_search
 from trax_fpga.sim.track_driver import TrackSearchSim
 
 from .test_parallel_search import (
@@ -26,41 +27,55 @@ from .test_parallel_search import (
 from .test_track_search import search
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
-#: The tables checked (shared, with scores): the shared table with scores is the board file's;
-#: every engine's own table and the shared one without scores (designs of their own) are
-#: checked in `make test-slow` (one engine's own table without scores is
-#: tests/hdl/test_track_search.py's ``table``).
+#: The tables checked (shared, with scores; the model's research flags: the attack cut and the
+#: newest-first order): the shared table with scores is the board file's, and the same with
+#: the cut and the newest-first order; every engine's own table and the shared one without
+#: scores (designs of their own) are checked in `make test-slow` (one engine's own table
+#: without scores is tests/hdl/test_track_search.py's ``table``).
+CUT_NEWEST = RESEARCH_CUT | RESEARCH_NEWEST
 TABLES = [
-    pytest.param(False, False, id="own", marks=pytest.mark.slow),
-    pytest.param(True, False, id="shared", marks=pytest.mark.slow),
-    pytest.param(True, True, id="shared_scores"),
+    pytest.param(False, False, 0, id="own", marks=pytest.mark.slow),
+    pytest.param(True, False, 0, id="shared", marks=pytest.mark.slow),
+    pytest.param(True, True, 0, id="shared_scores"),
+    pytest.param(True, True, CUT_NEWEST, id="shared_scores_cut_newest"),
 ]
 
 
-@pytest.mark.parametrize(("shared", "scores"), TABLES)
-def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores):
+def order_options(research: int) -> dict:
+    """The search options of the model's ``research`` flags."""
+    return {
+        "attack_cut": bool(research & RESEARCH_CUT),
+        "newest_first": bool(research & RESEARCH_NEWEST),
+    }
+
+
+@pytest.mark.parametrize(("shared", "scores", "research"), TABLES)
+def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores, research):
     """One engine with a table (the split nodes use none), splitting the line to ply 2: the
     same move, score, depth and nodes as the parallel model with the table, which plays other
     nodes than the search without one. The shared table's port (its reads some clocks later)
     changes nothing with one engine."""
     checked = differ = 0
+    plies = 1 if research else 2  # (the recursive split refuses the cut: the next test)
     with TrackSearchSim(
         (TORUS, TORUS),
         "verilator",
         max_depth=DEPTH + 1,
         engines=1,
-        pv_plies=2,
+        pv_plies=plies,
         move_table=TABLE,
         shared_table=shared,
         table_scores=scores,
+        **order_options(research),
     ) as single:
         for position in some_positions(3, 12):
             for budget in (5, 300, 2500, UNLIMITED):
                 model = hw_parallel_search(
                     *(position, TORUS, TORUS, budget, DEPTH + 1, 1),
-                    pv_plies=2,
+                    pv_plies=plies,
                     move_table=TABLE,
                     table_scores=scores,
+                    research=research,
                 )
                 got, move = search(single, position, budget)
                 label = f"{' '.join(str(t.move) for t in position.turns)}, budget {budget}"
@@ -77,9 +92,9 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores):
     assert differ >= 3  # (the small budgets end before the table's moves change anything)
 
 
-@pytest.mark.parametrize(("shared", "scores"), TABLES)
+@pytest.mark.parametrize(("shared", "scores", "research"), TABLES)
 def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_sequential_search(
-    shared, scores
+    shared, scores, research
 ):
     with TrackSearchSim(
         (TORUS, TORUS),
@@ -89,10 +104,27 @@ def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_seq
         move_table=TABLE,
         shared_table=shared,
         table_scores=scores,
+        **order_options(research),
     ) as three:
-        assert score_every_iteration(three, some_positions(4, 13), DEPTH) == 24
+        assert score_every_iteration(three, some_positions(4, 13), DEPTH, research) == 24
         # Searches stopped by their budgets (their tables' reads and writes under way) leave
         # the engines and the table ready for the next search.
-        assert within_small_budgets(three) == 40
+        assert within_small_budgets(three, research) == 40
         stop_at_the_cycle_budget(three)
-        game_goes_on(three)
+        game_goes_on(three, research)
+
+
+def test_the_recursive_pv_split_refuses_the_cut_and_the_newest_first_order():
+    """Not yet held to the model: one engine splitting the line to ply 2 with both played
+    41,222 nodes to the model's 41,834 (the sequential search's) on @0/ A2+ A3/ @2/ @2/ A1/
+    D2+ B0+ @3+ at depth 4, the same score; with either alone, or split at ply 1, it is the
+    model's."""
+    from trax_fpga.hdl.parallel_search import ParallelSearch
+    from trax_fpga.hdl.track_search import TrackSearch
+
+    for order in (order_options(RESEARCH_CUT), order_options(RESEARCH_NEWEST)):
+        with pytest.raises(ValueError, match="recursive PV split"):
+            ParallelSearch(TORUS, TORUS, DEPTH + 1, engines=2, pv_plies=2, **order)
+        with pytest.raises(ValueError, match="recursive PV split"):
+            TrackSearch(TORUS, TORUS, DEPTH + 1, split=True, pv_plies=2, **order)
+    ParallelSearch(TORUS, TORUS, DEPTH + 1, engines=2, pv_plies=1, **order_options(CUT_NEWEST))

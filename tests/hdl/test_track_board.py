@@ -35,11 +35,14 @@ SYMBOLS = list(Symbol)
 
 #: The board as the search uses it by default, and with every option that trades clocks for
 #: area (``COMPACT_OPTIONS``), and with four track-end banks and the position's key: the same
-#: answers, value by value.
+#: answers, value by value; and the compact board with the candidates from the newest cell of
+#: the frontier list (the model's ``candidates(newest=True)``; the default board's newest-first
+#: order is the search's, tests/hdl/test_track_search.py).
 BOARD_OPTIONS = {
     "fast": {},
     "compact": COMPACT_OPTIONS,
     "four_banks": {"edge_banks": 4, "position_key": True},
+    "compact_newest": {**COMPACT_OPTIONS, "newest_first": True},
 }
 
 
@@ -48,6 +51,7 @@ def board16(request):
     options = BOARD_OPTIONS[request.param]
     with TrackBoardSim((16, 16), "verilator", plies=8, options=options) as board:
         board.keyed = options.get("position_key", False)
+        board.newest = options.get("newest_first", False)
         yield board
 
 
@@ -62,10 +66,10 @@ def board_state(board, position) -> tuple:
     return got, want
 
 
-def model_candidates(order: TrackOrder, width: int, height: int) -> list[tuple]:
+def model_candidates(order: TrackOrder, width: int, height: int, newest: bool) -> list[tuple]:
     return [
         (cell[0] % width, cell[1] % height, SYMBOLS.index(symbol))
-        for _, cell, symbol in order.candidates()
+        for _, cell, symbol in order.candidates(newest)
     ]
 
 
@@ -92,7 +96,7 @@ def test_candidates_follow_the_model_through_plies_and_compaction(board16):
         assert board16.frontier_len == len(order.frontier)
         plies = 0
         for _ in range(rng.randrange(1, 8)):
-            expected = model_candidates(order, 16, 16)
+            expected = model_candidates(order, 16, 16, board16.newest)
             assert board_candidates(board16) == expected, moves
             steps += 1
             if not expected or order.position.is_over:
@@ -106,7 +110,7 @@ def test_candidates_follow_the_model_through_plies_and_compaction(board16):
             order.pop()
         assert board16.ply == 0
         assert board16.tiles() == window_tiles(order.position.tiles, 16, 16)
-        assert board_candidates(board16) == model_candidates(order, 16, 16)
+        assert board_candidates(board16) == model_candidates(order, 16, 16, board16.newest)
     assert steps > 100
 
 
@@ -246,7 +250,7 @@ def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
             order.play(move)
         board16.compact()
         order.compact()
-        expected = model_candidates(order, 16, 16)
+        expected = model_candidates(order, 16, 16, board16.newest)
         if order.position.is_over or len(expected) < 2:
             continue
         skip = expected[rng.randrange(len(expected))]
@@ -272,6 +276,50 @@ def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
         board16.undo()
         checked += 1
     assert checked >= 6
+
+
+#: A position whose first candidate (the oldest cell of the compacted frontier list, its first
+#: fitting symbol) is illegal: it brings three edges of one colour into a cell. A seeded random
+#: game (tests/hdl/reference.py's ``random_game``; 3 of 7,086 positions of 3,000 such games,
+#: at their root or a few plies on, are like it). NEXT's first candidate used to end the command
+#: with ``found`` and the verdict DEAD, no ply stacked: the search then took it for a node and
+#: never completed an iteration here (100,000 nodes at depth 0 where the model proves a win in
+#: 300).
+DEAD_FIRST = (
+    "@0+ B1+ @1/ @1\\ E1\\ @1\\ F0\\ C3/ A1/ F3/ E0/ G3+ C5\\ A5+ H3+ A1/ @3\\ B6\\ F0/ H5+ C8\\ "
+    "I2/ F0+ @3/ F7+ K4/ F2/ I1+ E1\\ L4\\ @3\\ I0\\ A3+ N5/"
+)
+
+
+def test_next_passes_over_an_illegal_first_candidate(board16):
+    """NEXT from the start of the list plays the first legal candidate, passing over illegal
+    ones, its first included; UNDO_NEXT takes it back and plays the next legal one."""
+    board16.new_game()
+    order = TrackOrder()
+    for move in DEAD_FIRST.split():
+        assert board16.play(move).legal
+        order.play(move)
+    board16.compact()
+    order.compact()
+    legal = []
+    for x, y, s in model_candidates(order, 16, 16, board16.newest):
+        cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+        try:
+            order.play(order.position.move_at(cell, SYMBOLS[s]))
+        except ValueError:
+            continue
+        order.pop()
+        legal.append((x, y, s))
+    if not board16.newest:  # (the newest cell's first candidate is legal)
+        assert legal[0] != model_candidates(order, 16, 16, False)[0]
+    played = board16.step()
+    assert (played.x, played.y, played.symbol.value) == legal[0]
+    assert board16.ply == 1
+    again = board16.step(played.next_index, played.next_symbol, undo=True)
+    assert (again.x, again.y, again.symbol.value) == legal[1]
+    assert board16.ply == 1
+    board16.undo()
+    assert board16.ply == 0
 
 
 @pytest.mark.parametrize("options", list(BOARD_OPTIONS))
@@ -318,7 +366,7 @@ def test_track_counts_follow_every_tile(board16):
             checked += 1
         plies = 0
         for _ in range(rng.randrange(1, 6)):
-            expected = model_candidates(order, 16, 16)
+            expected = model_candidates(order, 16, 16, board16.newest)
             if not expected or order.position.is_over:
                 break
             plies += random_ply(board16, order, rng.choice(expected))

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from trax_fpga.hdl.track_board import COMPACT_OPTIONS
-from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.hwsearch import RESEARCH_CUT, RESEARCH_NEWEST, hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour, Symbol
 from trax_fpga.sim.track_driver import TrackSearchSim
@@ -20,6 +20,7 @@ from trax_fpga.sim.track_driver import TrackSearchSim
 from ..host.records import record_lines
 from ..host.test_hwsearch import budget_of, fitting, solves
 from .reference import random_game
+from .test_track_board import DEAD_FIRST
 
 TORUS = 32
 DEPTH = 3
@@ -30,20 +31,23 @@ SYMBOLS = list(Symbol)
 #: area (the same nodes, moves and scores, in more clocks), the mate searcher on that board
 #: (the small iCE40s' player: no evaluation, so no counts), and the default one with a table of
 #: best moves, a small one (most slots are wanted by several positions: every rule of the
-#: table is used), without and with scores in it.
+#: table is used), without and with scores in it; and that last one with the attack cut and the
+#: newest-first order (the model's research flags 3).
 TABLE = 64
+CUT_NEWEST = RESEARCH_CUT | RESEARCH_NEWEST
 SEARCHES = {
-    "fast": (True, {}, 0, False),
-    "compact": (True, COMPACT_OPTIONS, 0, False),
-    "compact_mate": (False, COMPACT_OPTIONS, 0, False),
-    "table": (True, {}, TABLE, False),
-    "table_scores": (True, {}, TABLE, True),
+    "fast": (True, {}, 0, False, 0),
+    "compact": (True, COMPACT_OPTIONS, 0, False, 0),
+    "compact_mate": (False, COMPACT_OPTIONS, 0, False, 0),
+    "table": (True, {}, TABLE, False, 0),
+    "table_scores": (True, {}, TABLE, True, 0),
+    "cut_newest": (True, {}, TABLE, True, CUT_NEWEST),
 }
 
 
 @pytest.fixture(scope="module", params=list(SEARCHES))
 def rtl(request):
-    evaluation, board_options, move_table, table_scores = SEARCHES[request.param]
+    evaluation, board_options, move_table, table_scores, research = SEARCHES[request.param]
     with TrackSearchSim(
         (TORUS, TORUS),
         "verilator",
@@ -52,12 +56,20 @@ def rtl(request):
         board_options=board_options,
         move_table=move_table,
         table_scores=table_scores,
+        attack_cut=bool(research & RESEARCH_CUT),
+        newest_first=bool(research & RESEARCH_NEWEST),
     ) as engine:
         yield engine
 
 
+def research_of(rtl) -> int:
+    """The model's research flags of ``rtl``'s search."""
+    return RESEARCH_CUT * rtl.attack_cut | RESEARCH_NEWEST * rtl.newest_first
+
+
 def model_search(rtl, position, budget, depth=DEPTH):
-    """The software model of ``rtl``'s search (with or without the evaluation and the table)."""
+    """The software model of ``rtl``'s search (with or without the evaluation, the table, the
+    cut and the newest-first order)."""
     return hw_search(
         position,
         TORUS,
@@ -68,6 +80,7 @@ def model_search(rtl, position, budget, depth=DEPTH):
         board="track",
         move_table=rtl.move_table,
         table_scores=rtl.table_scores,
+        research=research_of(rtl),
     )
 
 
@@ -155,6 +168,32 @@ def test_the_tables_scores_settle_nodes(rtl):
         assert (got.score, got.depth) == (moves_only.score, moves_only.depth)
         fewer += got.nodes < moves_only.nodes
     assert fewer >= 3
+
+
+@pytest.mark.parametrize("rtl", ["cut_newest"], indirect=True)
+def test_the_cut_and_the_newest_first_order_take_fewer_nodes(rtl):
+    """The cut and the newest-first order are not the table's search again: to the same depth
+    the model with them plays fewer nodes on most of these positions (and the gateware with
+    them, checked)."""
+    fewer = checked = 0
+    for position in positions_from_games(24, 30):
+        got = check(rtl, position, 10**6)
+        plain = hw_search(
+            position, TORUS, TORUS, 10**6, DEPTH, board="track", move_table=TABLE,
+            table_scores=True,
+        )  # fmt: skip
+        fewer += got.nodes < plain.nodes
+        checked += 1
+    assert checked == 10 and fewer >= 8
+
+
+def test_a_node_whose_first_candidate_is_illegal(rtl):
+    """tests/hdl/test_track_board.py's ``DEAD_FIRST``: the search equals the model there (it
+    used to take the illegal first candidate for a node and never complete an iteration)."""
+    position = Position.from_moves(DEAD_FIRST.split())
+    for budget in (1, 10, 1000, 10**5):
+        check(rtl, position, budget)
+    assert model_search(rtl, position, 10**5).depth >= 1
 
 
 def test_equals_the_model_on_random_positions(rtl):
