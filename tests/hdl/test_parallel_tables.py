@@ -118,7 +118,9 @@ def test_the_recursive_pv_split_refuses_the_cut_and_the_newest_first_order():
     """Not yet held to the model: one engine splitting the line to ply 2 with both played
     41,222 nodes to the model's 41,834 (the sequential search's) on @0/ A2+ A3/ @2/ @2/ A1/
     D2+ B0+ @3+ at depth 4, the same score; with either alone, or split at ply 1, it is the
-    model's."""
+    model's. The first difference: at the split node above the deepest, a first move that is a
+    leaf (no node below it split), then the next legal move passed over as another engine's
+    ticket (docs/evaluation.md)."""
     from trax_fpga.hdl.parallel_search import ParallelSearch
     from trax_fpga.hdl.track_search import TrackSearch
 
