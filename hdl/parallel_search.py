@@ -119,11 +119,6 @@ class ParallelSearch(wiring.Component):
         self.table_scores = bool(table_scores)
         self.attack_cut = bool(attack_cut)
         self.newest_first = bool(newest_first)
-        if self.pv_plies > 1 and (self.attack_cut or self.newest_first):
-            raise ValueError(
-                "the recursive PV split (pv_plies above 1) with the attack cut or the newest-first "
-                "order is not yet the model's node for node (docs/evaluation.md)"
-            )
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):

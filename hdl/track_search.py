@@ -310,11 +310,6 @@ class TrackSearch(wiring.Component):
             raise ValueError("the attack cut needs the evaluation's counts of attacks")
         self.attack_cut = bool(attack_cut)
         self.newest_first = bool(newest_first)
-        if split and self.pv_plies > 1 and (self.attack_cut or self.newest_first):
-            raise ValueError(
-                "the recursive PV split (pv_plies above 1) with the attack cut or the newest-first "
-                "order is not yet the model's node for node (docs/evaluation.md)"
-            )
         if newest_first:
             self.board_options["newest_first"] = True
         self.move_table = move_table
@@ -734,7 +729,11 @@ class TrackSearch(wiring.Component):
                 with m.If(in_split & (parent == split_ply)):  # a move of the split node is done
                     with m.If(searching_pv | shared_first):
                         m.d.sync += split_first_done.eq(1)
-                    m.d.sync += want.eq(1)
+                    # The next ticket, unless one is held: a first move played by every engine
+                    # that was a leaf (nothing below it split) leaves the ticket taken for the
+                    # node below it, which is this node's next (the same counter).
+                    with m.If(~ticket_valid):
+                        m.d.sync += want.eq(1)
             if not issued:  # (unused on a cutoff)
                 parent_goes_on(place)
             with m.If((v > parent_alpha) & (v >= parent_beta)):  # a cutoff

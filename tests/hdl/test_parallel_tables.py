@@ -54,15 +54,17 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores, rese
     """One engine with a table (the split nodes use none), splitting the line to ply 2: the
     same move, score, depth and nodes as the parallel model with the table, which plays other
     nodes than the search without one. The shared table's port (its reads some clocks later)
-    changes nothing with one engine."""
+    changes nothing with one engine. With the cut, the first move of the split node above the
+    deepest (played by every engine) is often a leaf: the node's next move was then passed over
+    as another engine's ticket (the ticket held was the node below's, and a new one was asked
+    for), on @0/ A2+ A3/ @2/ @2/ A1/ D2+ B0+ @3+ among these: fixed, the ticket held is used."""
     checked = differ = 0
-    plies = 1 if research else 2  # (the recursive split refuses the cut: the next test)
     with TrackSearchSim(
         (TORUS, TORUS),
         "verilator",
         max_depth=DEPTH + 1,
         engines=1,
-        pv_plies=plies,
+        pv_plies=2,
         move_table=TABLE,
         shared_table=shared,
         table_scores=scores,
@@ -72,7 +74,7 @@ def test_one_engine_with_a_table_of_best_moves_is_its_model(shared, scores, rese
             for budget in (5, 300, 2500, UNLIMITED):
                 model = hw_parallel_search(
                     *(position, TORUS, TORUS, budget, DEPTH + 1, 1),
-                    pv_plies=plies,
+                    pv_plies=2,
                     move_table=TABLE,
                     table_scores=scores,
                     research=research,
@@ -112,21 +114,3 @@ def test_many_engines_with_tables_of_best_moves_score_every_iteration_as_the_seq
         assert within_small_budgets(three, research) == 40
         stop_at_the_cycle_budget(three)
         game_goes_on(three, research)
-
-
-def test_the_recursive_pv_split_refuses_the_cut_and_the_newest_first_order():
-    """Not yet held to the model: one engine splitting the line to ply 2 with both played
-    41,222 nodes to the model's 41,834 (the sequential search's) on @0/ A2+ A3/ @2/ @2/ A1/
-    D2+ B0+ @3+ at depth 4, the same score; with either alone, or split at ply 1, it is the
-    model's. The first difference: at the split node above the deepest, a first move that is a
-    leaf (no node below it split), then the next legal move passed over as another engine's
-    ticket (docs/evaluation.md)."""
-    from trax_fpga.hdl.parallel_search import ParallelSearch
-    from trax_fpga.hdl.track_search import TrackSearch
-
-    for order in (order_options(RESEARCH_CUT), order_options(RESEARCH_NEWEST)):
-        with pytest.raises(ValueError, match="recursive PV split"):
-            ParallelSearch(TORUS, TORUS, DEPTH + 1, engines=2, pv_plies=2, **order)
-        with pytest.raises(ValueError, match="recursive PV split"):
-            TrackSearch(TORUS, TORUS, DEPTH + 1, split=True, pv_plies=2, **order)
-    ParallelSearch(TORUS, TORUS, DEPTH + 1, engines=2, pv_plies=1, **order_options(CUT_NEWEST))
