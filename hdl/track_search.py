@@ -586,8 +586,8 @@ class TrackSearch(wiring.Component):
         cut_leaf = Signal()
         loss_score = Signal(signed_score())
         if self.attack_cut:
-            own_attacks = Mux(mover_white, board.black_attacks, board.white_attacks)
-            m.d.comb += lost.eq(own_attacks != 0)
+            to_move_attacks = Mux(mover_white, board.black_attacks, board.white_attacks)
+            m.d.comb += lost.eq(to_move_attacks != 0)
         m.d.comb += loss_score.eq(1 - win_score)
         parent_alpha = alpha.parent
         parent_beta = beta.parent

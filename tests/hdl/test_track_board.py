@@ -73,6 +73,20 @@ def model_candidates(order: TrackOrder, width: int, height: int, newest: bool) -
     ]
 
 
+def legal_candidates(order: TrackOrder, candidates: list[tuple]) -> list[tuple]:
+    """The ``candidates`` (torus x, y, symbol) whose turn is legal in the model, in order."""
+    legal = []
+    for x, y, s in candidates:
+        cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+        try:
+            order.play(order.position.move_at(cell, SYMBOLS[s]))
+        except ValueError:
+            continue
+        order.pop()
+        legal.append((x, y, s))
+    return legal
+
+
 def board_candidates(board) -> list[tuple]:
     return [(c.x, c.y, c.symbol.value) for c in board.candidates()]
 
@@ -258,15 +272,7 @@ def test_next_passes_over_its_skip_and_plays_only_when_told(board16):
         found = board16.step(skip=(skip[0], skip[1], board_symbol(skip[2])), play=False)
         assert (found.x, found.y, found.symbol.value) == rest[0]
         assert board16.ply == 0
-        legal = []
-        for x, y, s in rest:
-            cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
-            try:
-                order.play(order.position.move_at(cell, SYMBOLS[s]))
-            except ValueError:
-                continue
-            order.pop()
-            legal.append((x, y, s))
+        legal = legal_candidates(order, rest)
         played = board16.step(skip=(skip[0], skip[1], board_symbol(skip[2])))
         if not legal:
             assert played is None and board16.ply == 0
@@ -301,15 +307,7 @@ def test_next_passes_over_an_illegal_first_candidate(board16):
         order.play(move)
     board16.compact()
     order.compact()
-    legal = []
-    for x, y, s in model_candidates(order, 16, 16, board16.newest):
-        cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
-        try:
-            order.play(order.position.move_at(cell, SYMBOLS[s]))
-        except ValueError:
-            continue
-        order.pop()
-        legal.append((x, y, s))
+    legal = legal_candidates(order, model_candidates(order, 16, 16, board16.newest))
     if not board16.newest:  # (the newest cell's first candidate is legal)
         assert legal[0] != model_candidates(order, 16, 16, False)[0]
     played = board16.step()
