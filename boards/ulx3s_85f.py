@@ -1,13 +1,22 @@
 """ULX3S with an ECP5 LFE5U-85F (CABGA381, speed 6): the flagship board.
 
 =================  ==========================================================================
-player             the complete player with 7 search engines (``engines``, docs/parallel.md),
+player             the complete player with 6 search engines (``engines``, docs/parallel.md),
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), sharing one
                    table of 16,384 best moves and their values (``move_table``,
                    ``shared_table``, ``table_scores``, docs/hash-moves.md), iterations up to 8
                    plies, the previous best's node split (``pv_plies`` 1), the loop potential's
-                   evaluation. With the values (since commit 840430b): synthesized and packed
-                   at 82501 of 83640 TRELLIS_COMB, 98%; 189 of 208 DP16KD; 35 MULT18X18D;
+                   evaluation, a move that leaves the opponent a loop attack lost at once
+                   (``attack_cut``) and the candidates newest first (``newest_first``). Built at
+                   the twenty-sixth session's change (``python -m trax_fpga.boards.build
+                   ulx3s_85f``, then ``--engines 6 --attack-cut --newest-first``): 71136 of 83640
+                   TRELLIS_COMB, 85%; 10222 FFs; 170 of 208 DP16KD; 30 MULT18X18D; 28.50 MHz
+                   routed against the 25 MHz clock, met, bitstream; 3162 s beside a simulation
+                   and a match. 7 engines with them did not fit (83919 of 83640 TRELLIS_COMB,
+                   no legal placement).
+                   7 engines without them, the board file's from the fourteenth session to
+                   the twenty-fifth: with the values (since commit 840430b): synthesized and
+                   packed at 82501 of 83640 TRELLIS_COMB, 98%; 189 of 208 DP16KD; 35 MULT18X18D;
                    built at ca52588 (each engine its own register of the table's answer):
                    82405 of 83640 TRELLIS_COMB, 99%; 11837 FFs; 189 of 208 DP16KD; 26.78 MHz
                    routed against the 25 MHz clock, met, bitstream; 6463 s beside
@@ -96,14 +105,21 @@ BOARD = BoardSpec(
     # 7 engines sharing one table of 16,384 best moves: they reach depth 5 1.8x sooner than 8
     # engines without a table, and 8 with it do not fit (docs/hash-moves.md). With the nodes'
     # values in it too (``table_scores``), they reach depth 4 1.28x sooner in the model.
+    # A move that leaves the opponent a loop attack is lost at once (``attack_cut``) and the
+    # candidates go newest first (``newest_first``): with them 7 engines no longer fit (83919 of
+    # 83640 TRELLIS_COMB), and 6 reach depth 5 in the model only 6% later than 7 (24,592 ticks
+    # against 23,232, 12 positions), 4.1 times sooner than the 7 without them (docs/evaluation.md,
+    # "The cut and the newest-first order in the board file").
     player_options={
         "search_options": {
-            "engines": 7,
+            "engines": 6,
             "max_depth": 8,
             "pv_plies": 1,
             "move_table": 16384,
             "shared_table": True,
             "table_scores": True,
+            "attack_cut": True,
+            "newest_first": True,
         }
     },
 )

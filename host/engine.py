@@ -37,8 +37,11 @@ if TYPE_CHECKING:
     from .search import SearchResult
 
 __all__ = [
+    "DEFAULT_ATTACK_CUT",
     "DEFAULT_MODEL_DEPTH",
+    "DEFAULT_MODEL_ENGINES",
     "DEFAULT_MODEL_TABLE",
+    "DEFAULT_NEWEST_FIRST",
     "DEFAULT_NODES",
     "DEFAULT_TORUS",
     "EngineSession",
@@ -58,12 +61,18 @@ _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of
 #: the static evaluation after the move (the search's own root ranking).
 VARIED_PLIES = 4
 VARIED_MARGIN = 8
-#: The model's defaults: the ULX3S board file's torus, deepest iteration and table of best moves
-#: (its entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/sim/test_board_cli.py
-#: holds them to it).
+#: The model's defaults: the ULX3S board file's torus, deepest iteration, engines (``trax best``'s
+#: default; ``trax engine --search model`` plays one unless told) and table of best moves (its
+#: entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/sim/test_board_cli.py holds
+#: them to it).
 DEFAULT_TORUS = 64
 DEFAULT_MODEL_DEPTH = 8
+DEFAULT_MODEL_ENGINES = 6
 DEFAULT_MODEL_TABLE = 16_384
+#: ... and its search order: a move that leaves the opponent a loop attack is lost at once (the
+#: attack cut), and the candidates are tried from the newest cell of the frontier list.
+DEFAULT_ATTACK_CUT = True
+DEFAULT_NEWEST_FIRST = True
 #: With a seed, the model's first plies vary among the moves whose track evaluation after the
 #: move is within this of the best one (the evaluation moves in steps of its near weight).
 MODEL_VARIED_MARGIN = 30
@@ -179,7 +188,8 @@ class ModelChooser:
     engines splitting the search, the previous best's line down to ply ``pv_plies``,
     docs/parallel.md), ``nodes`` per engine. ``move_table`` is the entries of the table of best
     moves (shared by the engines; 0: none), which with ``table_scores`` holds the nodes' values
-    too (docs/hash-moves.md); the defaults are the ULX3S board file's. ``research`` and
+    too (docs/hash-moves.md); ``attack_cut`` and ``newest_first`` the search's order (the
+    gateware's options of those names); the defaults are the ULX3S board file's. ``research`` and
     ``research_weights`` (research, not the board's search: docs/evaluation.md) are the
     model's research flags and the fitted evaluation's weights (:mod:`.fastmodel`). The table
     is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
@@ -211,6 +221,8 @@ class ModelChooser:
         pv_plies: int = 1,
         move_table: int = DEFAULT_MODEL_TABLE,
         table_scores: bool = True,
+        attack_cut: bool = DEFAULT_ATTACK_CUT,
+        newest_first: bool = DEFAULT_NEWEST_FIRST,
         research: int = 0,
         research_weights: list[int] | None = None,
     ) -> None:
@@ -229,6 +241,8 @@ class ModelChooser:
             raise ValueError(f"move_table must be 0 or a power of two from 2, not {move_table!r}")
         if move_table and torus > 64:
             raise ValueError("a table of best moves is for tori of at most 64 x 64")
+        self.attack_cut = attack_cut
+        self.newest_first = newest_first
         self.research = research
         if research_weights is not None:
             from .fastmodel import research_weights as set_weights
@@ -261,6 +275,8 @@ class ModelChooser:
             pv_plies=self.pv_plies,
             move_table=self.move_table,
             table_scores=self.table_scores,
+            attack_cut=self.attack_cut,
+            newest_first=self.newest_first,
             research=self.research,
         )
         elapsed = time.perf_counter() - start

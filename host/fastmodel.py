@@ -370,13 +370,18 @@ def model_search(
     pv_plies: int = 1,
     move_table: int = 0,
     table_scores: bool = False,
+    attack_cut: bool = False,
+    newest_first: bool = False,
     research: int = 0,
 ) -> tuple[HwSearchResult, bool]:
     """The board's search through its model, as ``trax engine --search model`` and ``trax best
     --backend model`` run it: ``engines`` engines (the table, if any, shared by them) on a
     ``torus`` x ``torus`` torus, compiled when it can be here, else the Python model (node for
-    node the same). The result, and whether the compiled model ran. ``research``: the
-    ``RESEARCH_*`` flags (the compiled model's own need it: :class:`FastModelError` without)."""
+    node the same). The result, and whether the compiled model ran. ``attack_cut`` and
+    ``newest_first`` are the gateware search's options of those names (:data:`RESEARCH_CUT`,
+    :data:`RESEARCH_NEWEST`); ``research``: more ``RESEARCH_*`` flags (the compiled model's own
+    need it: :class:`FastModelError` without)."""
+    research |= (RESEARCH_CUT if attack_cut else 0) | (RESEARCH_NEWEST if newest_first else 0)
     table = {"move_table": move_table, "table_scores": table_scores, "research": research}
     compiled = torus <= 64 and engines <= MAX_ENGINES and available()
     if research & ~MODEL_RESEARCH and not compiled:

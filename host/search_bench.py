@@ -38,7 +38,7 @@ from collections.abc import Callable
 
 from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE, DEFAULT_TORUS
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-from .fastmodel import fast_parallel_search, fast_search
+from .fastmodel import RESEARCH_CUT, RESEARCH_NEWEST, fast_parallel_search, fast_search
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import MATE_BOUND, hw_search
@@ -106,12 +106,19 @@ HW_PLAYERS = {"hw": ("window", True), "hw-mate": ("window", False), "track": ("t
 HW_WINDOW = 64
 HW_MAX_DEPTH = 8
 #: ``board``: the ULX3S board file's search (its engines sharing its table of best moves and
-#: their values, depth 8), compiled (:mod:`.fastmodel`), the budget per engine; ``board1`` with
-#: one engine; ``-xN`` (research) with N plies of extension instead of ``MAX_EXTENSIONS``.
-BOARD_ENGINES = 7  # (boards/ulx3s_85f.py)
-#: An engine's nodes in half a second of the ULX3S board file's player: 11.3 M nodes a second
-#: for its seven engines at 25 MHz (README, ``track_bench --engines 7``).
-BOARD_NODES = 807_000
+#: their values, depth 8, the attack cut and newest first), compiled (:mod:`.fastmodel`), the
+#: budget per engine; ``board1`` with one engine; ``-xN`` (research) with N plies of extension
+#: instead of ``MAX_EXTENSIONS``; ``-rF`` with the research flags F in place of the board
+#: file's :data:`BOARD_RESEARCH` (``-r0``: without the cut and the order).
+BOARD_ENGINES = 6  # (boards/ulx3s_85f.py)
+#: The board file's search order in the model's research flags (``attack_cut``,
+#: ``newest_first``).
+BOARD_RESEARCH = RESEARCH_CUT | RESEARCH_NEWEST
+#: An engine's nodes in half a second of the ULX3S board file's player: 11.7 M nodes a second
+#: for its six engines at 25 MHz (README, ``track_bench --engines 6 ... --attack-cut
+#: --newest-first``; 807,000 for the seven of the board file before the cut, 11.3 M nodes a
+#: second).
+BOARD_NODES = 975_000
 #: The series of tests/data/kizuna_scores.tsv in which KizuNa played the board file's player
 #: without research options (twenty-third session).
 BOARD_SERIES = ("fm7-kizuna", "fm7-kizuna-first", "fm7-25M-kizuna", "fm7-kizuna75")
@@ -179,7 +186,7 @@ def make_player(name: str, budget: int) -> Player:
         engines = 1 if compiled[1] else BOARD_ENGINES
         options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
         options["extensions"] = int(compiled[2] or MAX_EXTENSIONS)
-        options["research"] = int(compiled[3] or 0)
+        options["research"] = BOARD_RESEARCH if compiled[3] is None else int(compiled[3])
         size, depth = DEFAULT_TORUS, DEFAULT_MODEL_DEPTH
         return lambda position: (
             fast_parallel_search(position, size, size, budget, depth, engines, **options).move
@@ -322,7 +329,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
     positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
     size, depth = HW_WINDOW, HW_MAX_DEPTH
     gateware = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
-    shared = {"shared_table": True, **gateware}
+    shared = {"shared_table": True, "research": BOARD_RESEARCH, **gateware}
     players = (
         ("software player speed", "host/search.py", budget, lambda p, n: search(p, n)),
         (
@@ -345,7 +352,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
         ),
         (
             "compiled many-engine model speed",
-            "host/fastmodel.c, the ULX3S board file's 7 engines sharing the table",
+            f"host/fastmodel.c, the ULX3S board file's {BOARD_ENGINES} engines sharing the table",
             budget * 30,
             lambda p, n: fast_parallel_search(p, size, size, n, depth, BOARD_ENGINES, **shared),
         ),
@@ -454,8 +461,9 @@ def depth_nodes(depth: int, count: int = 12, tunings: tuple[str, ...] = ("",)) -
 def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> None:
     """Per research flags of the compiled model (:mod:`.fastmodel`'s ``RESEARCH_*``; 0: the
     board's search): the nodes one engine with the board file's table plays to complete
-    ``depth`` on the figures' mid-game positions, and the depths the board file's player (7
-    engines, 807,000 nodes each: half a second at 25 MHz) completes."""
+    ``depth`` on the figures' mid-game positions, and the depths the board file's player
+    (:data:`BOARD_ENGINES` engines, :data:`BOARD_NODES` nodes each: half a second at 25 MHz)
+    completes."""
     found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
     table = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
     where = f"compiled model, {len(found)} mid-game positions, 64x64, the board file's table"
@@ -486,8 +494,8 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
 def kizuna_wins(flags: tuple[int, ...], nodes: int = BOARD_NODES) -> None:
     """Where KizuNa, playing the board file's player (tests/data/kizuna_scores.tsv, the series
     :data:`BOARD_SERIES`), first reported a win it had found: whether the board file's player
-    (7 engines, ``nodes`` each: 807,000, half a second) with each research flags proves a win
-    from the same position."""
+    (:data:`BOARD_ENGINES` engines, ``nodes`` each: :data:`BOARD_NODES`, half a second) with
+    each research flags proves a win from the same position."""
     from .distill import read_samples
 
     first: dict[str, object] = {}
@@ -527,7 +535,8 @@ def main(argv: list[str] | None = None) -> None:
         "a",
         help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
         f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}, board, "
-        "board1, board-xN, board1-xN, ...-rF (compiled; budget per engine; F: research flags)",
+        "board1, board-xN, board1-xN, ...-rF (compiled; budget per engine; F: research flags, "
+        "default 3, the board file's)",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")

@@ -43,8 +43,8 @@ __all__ = [
 ]
 
 #: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
-#: its clock, its player (7 search engines, each on its own block-RAM board, a 64 x 64 torus,
-#: sharing a table of best moves and their values) and
+#: its clock, its player (6 search engines, each on its own block-RAM board, a 64 x 64 torus,
+#: sharing a table of best moves and their values, with the attack cut and newest first) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
 #: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
 #: node split). The values are kept
@@ -55,18 +55,21 @@ REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
 REAL_THINK = 0.5
 REAL_SEARCH = (
-    ("engines", 7),
+    ("attack_cut", 1),
+    ("engines", 6),
     ("max_depth", 8),
     ("move_table", 16384),
+    ("newest_first", 1),
     ("pv_plies", 1),
     ("shared_table", 1),
     ("table_scores", 1),
 )
 REAL_TORUS = 64
-#: Clocks per node of the real board's search: its 7 engines sharing a table of 16,384 best
-#: moves and their values play 0.534 nodes per clock (README, Figures, ``python -m
-#: trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7 --move-table 16384
-#: --shared-table --table-scores``; one engine 0.11).
+#: Clocks per node of the real board's search: its 6 engines sharing a table of 16,384 best
+#: moves and their values, with the attack cut and newest first, play 0.468 nodes per clock
+#: (README, Figures, ``python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines
+#: 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --depth 8
+#: --attack-cut --newest-first``; one engine 0.107).
 CLOCKS_PER_NODE = 2.0
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0

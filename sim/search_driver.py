@@ -33,7 +33,8 @@ class RtlSearch:
     depth, number of engines and table; ``engines``: a :class:`~trax_fpga.hdl.parallel_search.
     ParallelSearch` of that many, splitting the previous best's line to ``pv_plies``, sharing
     the table; None: the single search). ``move_table``: the entries of the table of best moves
-    (0: none), with ``table_scores`` their values too."""
+    (0: none), with ``table_scores`` their values too; ``attack_cut`` and ``newest_first``: the
+    search's options of those names (:class:`~trax_fpga.hdl.track_search.TrackSearch`)."""
 
     def __init__(
         self,
@@ -43,6 +44,8 @@ class RtlSearch:
         pv_plies: int = 1,
         move_table: int = 0,
         table_scores: bool = False,
+        attack_cut: bool = False,
+        newest_first: bool = False,
     ):
         self.width, self.height = check_torus(torus, torus)
         self.max_depth = max_depth
@@ -55,6 +58,8 @@ class RtlSearch:
             move_table=move_table,
             shared_table=engines is not None and move_table > 0,
             table_scores=table_scores,
+            attack_cut=attack_cut,
+            newest_first=newest_first,
         )
 
     def close(self) -> None:

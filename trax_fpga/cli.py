@@ -23,8 +23,11 @@ from pathlib import Path
 
 from . import __version__
 from .host.engine import (
+    DEFAULT_ATTACK_CUT,
     DEFAULT_MODEL_DEPTH,
+    DEFAULT_MODEL_ENGINES,
     DEFAULT_MODEL_TABLE,
+    DEFAULT_NEWEST_FIRST,
     DEFAULT_NODES,
     DEFAULT_TORUS,
     EngineSession,
@@ -111,8 +114,9 @@ def _table_entries(text: str) -> int:
     return value
 
 
-def _add_table_options(p: argparse.ArgumentParser, which: str) -> None:
-    """``--move-table`` and ``--table-scores`` for the board's search (model or rtl)."""
+def _add_board_search_options(p: argparse.ArgumentParser, which: str) -> None:
+    """The board's search options (model or rtl): its table of best moves (``--move-table``,
+    ``--table-scores``) and its order (``--attack-cut``, ``--newest-first``)."""
     p.add_argument(
         "--move-table",
         type=_table_entries,
@@ -128,14 +132,36 @@ def _add_table_options(p: argparse.ArgumentParser, which: str) -> None:
         help=f"{which}: the table holds the nodes' values too and settles nodes from them "
         "(default: yes, as the ULX3S board file's)",
     )
+    p.add_argument(
+        "--attack-cut",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"{which}: a move that leaves the opponent a loop attack is lost at once, with no "
+        "search below it (default: yes, as the ULX3S board file's)",
+    )
+    p.add_argument(
+        "--newest-first",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"{which}: try the candidates from the newest cell of the frontier list (default: "
+        "yes, as the ULX3S board file's)",
+    )
 
 
-def _table_options(args: argparse.Namespace) -> dict:
-    """The table options of ``args`` (``--move-table``, ``--table-scores``) with the board
-    file's defaults, as keyword arguments of the model and of the simulated search."""
+def _board_search_options(args: argparse.Namespace) -> dict:
+    """The board's search options of ``args`` with the board file's defaults, as keyword
+    arguments of the model and of the simulated search: the table (``--move-table``,
+    ``--table-scores``) and the order (``--attack-cut``, ``--newest-first``)."""
     entries = DEFAULT_MODEL_TABLE if args.move_table is None else args.move_table
     scores = args.table_scores is not False and entries > 0
-    return {"move_table": entries, "table_scores": scores}
+    cut = DEFAULT_ATTACK_CUT if args.attack_cut is None else args.attack_cut
+    newest = DEFAULT_NEWEST_FIRST if args.newest_first is None else args.newest_first
+    return {
+        "move_table": entries,
+        "table_scores": scores,
+        "attack_cut": cut,
+        "newest_first": newest,
+    }
 
 
 @contextlib.contextmanager
@@ -299,7 +325,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             pv_plies=args.pv_plies,
             research=args.research,
             research_weights=_research_weights(args.research_weights),
-            **_table_options(args),
+            **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
 
@@ -309,11 +335,11 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
     ``--search ref`` (the default) plays the software player; ``--search model`` plays the
     gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus
-    with its table of best moves and their values, as the ULX3S board file's; ``--move-table``,
-    ``--table-scores``), move for move the board's at the same nodes and depth, except
-    that ``--seed`` varies the first plies of a game among near-equal moves; ``--engines N``
-    plays the model of N engines splitting the search (docs/parallel.md), ``--nodes``
-    per engine.
+    with its table of best moves and their values and its search order, as the ULX3S board
+    file's; ``--move-table``, ``--table-scores``, ``--attack-cut``, ``--newest-first``), move
+    for move the board's at the same nodes and depth, except that ``--seed`` varies the first
+    plies of a game among near-equal moves; ``--engines N`` plays the model of N engines
+    splitting the search (docs/parallel.md), ``--nodes`` per engine.
 
     Answers -T with the team code, -W with a first move, -B with nothing, each opponent move with
     a move; ignores empty lines; any other line (noise, an illegal or untimely move, a move with
@@ -393,16 +419,16 @@ def _best_model(args: argparse.Namespace) -> int:
     """``trax best --backend model``: the gateware's search, run by its software model (compiled
     when a C compiler is at hand, :mod:`.host.fastmodel`: node for node the same)."""
     position = _position_to_search(args)
-    torus, depth, table = args.torus, args.depth, _table_options(args)
+    torus, depth, options = args.torus, args.depth, _board_search_options(args)
     start = time.perf_counter()
-    result, which = _model_search(position, torus, args.nodes, depth, table, args)
+    result, which = _model_search(position, torus, args.nodes, depth, options, args)
     elapsed = time.perf_counter() - start
     print(f"{position.turn.word} to move after {position.ply} moves")
     where = f"{torus}x{torus} torus, depth <= {depth}"
     if args.engines > 1:
         where += f", {args.engines} engines"
     print(
-        f"gateware search model ({where}{_table_label(table)}; {which}): "
+        f"gateware search model ({where}{_search_label(options)}; {which}): "
         f"depth {result.depth}, {result.nodes} nodes in {elapsed:.2f} s, score {result.score}"
     )
     if result.move is None:
@@ -411,13 +437,13 @@ def _best_model(args: argparse.Namespace) -> int:
     return 0
 
 
-def _model_search(position, torus: int, nodes: int, depth: int, table: dict, args):
+def _model_search(position, torus: int, nodes: int, depth: int, options: dict, args):
     """The search's model on ``position`` with ``args.engines`` and ``args.pv_plies``: its
     result and which model ran it (the compiled one when it can, else the Python one)."""
     from .host.fastmodel import model_search
 
     result, compiled = model_search(
-        *(position, torus, nodes, depth, args.engines), pv_plies=args.pv_plies, **table
+        *(position, torus, nodes, depth, args.engines), pv_plies=args.pv_plies, **options
     )
     python = "host/hwsearch.py" if args.engines == 1 else "host/hwparallel.py"
     return result, "compiled, host/fastmodel.c" if compiled else python
@@ -429,28 +455,34 @@ def _best_rtl(args: argparse.Namespace) -> int:
     from .sim.verilator import reporting
 
     position = _position_to_search(args)
-    torus, depth, table = args.torus, args.depth, _table_options(args)
+    torus, depth, options = args.torus, args.depth, _board_search_options(args)
     with (
         _simulation(),
         Status("searching with the gateware (simulated)") as status,
         reporting(status.say),
     ):
         engines = args.engines if args.engines > 1 else None
-        with RtlSearch(torus, depth, engines, args.pv_plies, **table) as unit:
+        with RtlSearch(torus, depth, engines, args.pv_plies, **options) as unit:
             result = unit.search(position, args.nodes)
-    model, which = _model_search(position, torus, args.nodes, depth, table, args)
+    model, which = _model_search(position, torus, args.nodes, depth, options, args)
     print(f"{position.turn.word} to move after {position.ply} moves")
     where = f"{torus}x{torus} torus in block RAM, depth <= {depth}"
     if engines:
         where += f", {engines} engines"
-    where += _table_label(table)
+    where += _search_label(options)
     print(
         f"gateware search ({where}): depth "
         f"{result.depth}, {result.nodes} nodes in {result.cycles} cycles, score {result.score}"
     )
-    if engines:  # the split's nodes and, among equal scores, its move depend on its timing
-        same = (model.score, model.depth) == (result.score, result.depth)
-        agree = "agrees on the score" if same else "DIFFERS in score"
+    if engines and model.depth != result.depth:
+        # Where a budget stops the split depends on its timing, which the model's virtual
+        # time does not follow clock for clock (docs/parallel.md).
+        agree = (
+            f"completed depth {model.depth} (score {model.score}) in its virtual time: the node "
+            "budget stopped the split elsewhere"
+        )
+    elif engines:  # the split's nodes and, among equal scores, its move depend on its timing
+        agree = "agrees on the score" if model.score == result.score else "DIFFERS in score"
     else:
         agree = "agrees" if (model.move, model.nodes) == (result.move, result.nodes) else "DIFFERS"
     print(f"software model ({which}) {agree}: {model.move}, {model.nodes} nodes")
@@ -460,12 +492,18 @@ def _best_rtl(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table_label(table: dict) -> str:
-    """``, a table of N best moves[ and their values]``, or nothing without a table."""
-    if not table["move_table"]:
-        return ""
-    values = " and their values" if table["table_scores"] else ""
-    return f", a table of {table['move_table']} best moves{values}"
+def _search_label(options: dict) -> str:
+    """``, a table of N best moves[ and their values]`` (nothing without a table), then
+    ``, the attack cut`` and ``, newest first`` for the search order's options that are on."""
+    label = ""
+    if options["move_table"]:
+        values = " and their values" if options["table_scores"] else ""
+        label = f", a table of {options['move_table']} best moves{values}"
+    if options["attack_cut"]:
+        label += ", the attack cut"
+    if options["newest_first"]:
+        label += ", newest first"
+    return label
 
 
 class _AddPlayer(argparse.Action):
@@ -1025,14 +1063,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="model, with --engines: split the previous best's line down to ply P (the "
         "recursive PV split; default 1, as the board files)",
     )
-    _add_table_options(p, "model")
+    _add_board_search_options(p, "model")
     p.add_argument(
         "--research",
         type=int,
         default=0,
         metavar="F",
-        help="model: research options (the RESEARCH_ flags of trax_fpga.host.fastmodel; not the "
-        "board's search; docs/evaluation.md)",
+        help="model: research options (the RESEARCH_ flags of trax_fpga.host.fastmodel, added to "
+        "those of --attack-cut and --newest-first; not the board's search; docs/evaluation.md)",
     )
     p.add_argument(
         "--research-weights",
@@ -1062,9 +1100,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend",
         choices=(*BACKENDS, "model"),
         default="ref",
-        help="ref: the software player; model: the gateware's search in Python "
-        "(host/hwsearch.py, board='track'); rtl: the gateware search on the block-RAM board, "
-        "simulated, beside its model",
+        help="ref: the software player; model: the gateware's search through its model (compiled "
+        "when it can be: host/fastmodel.c; else host/hwsearch.py); rtl: the gateware search on "
+        "the block-RAM board, simulated, beside its model; both with the ULX3S board file's "
+        "search unless told",
     )
     p.add_argument(
         "--torus",
@@ -1073,14 +1112,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="rtl, model: the block-RAM board's torus, a power of two (default 64, the ULX3S's)",
     )
     p.add_argument(
-        "--depth", type=_positive, default=3, help="rtl, model: deepest iteration (default 3)"
+        "--depth",
+        type=_positive,
+        default=DEFAULT_MODEL_DEPTH,
+        help=f"rtl, model: deepest iteration (default {DEFAULT_MODEL_DEPTH}, the ULX3S board "
+        "file's)",
     )
     p.add_argument(
         "--engines",
         type=_positive,
-        default=1,
+        default=DEFAULT_MODEL_ENGINES,
         help="rtl, model: search engines splitting the search, each with its own board "
-        "(default 1; docs/parallel.md); the node budget is per engine",
+        f"(default {DEFAULT_MODEL_ENGINES}, the ULX3S board file's; docs/parallel.md); the node "
+        "budget is per engine",
     )
     p.add_argument(
         "--pv-plies",
@@ -1090,7 +1134,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rtl, model, with --engines: split the previous best's line down to ply P (the "
         "recursive PV split; default 1, the node below it, as the board files)",
     )
-    _add_table_options(p, "rtl, model")
+    _add_board_search_options(p, "rtl, model")
     add_variant(p)
 
     p = add("match", cmd_match, "referee a series of games between two players")
@@ -1246,17 +1290,19 @@ def main(argv: list[str] | None = None) -> int:
         or args.pv_plies != 1
         or args.move_table is not None
         or args.table_scores is not None
+        or args.attack_cut is not None
+        or args.newest_first is not None
         or args.research
         or args.research_weights is not None
     ):
         parser.engine_parser.error(
-            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model "
-            "(--search model)"
+            "--engines, --pv-plies, --move-table, --table-scores, --attack-cut, --newest-first, "
+            "--research: for the model (--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"
     )
-    if board_search and args.torus > 64 and _table_options(args)["move_table"]:
+    if board_search and args.torus > 64 and _board_search_options(args)["move_table"]:
         parser.error(
             f"--torus {args.torus}: the table of best moves is for tori of at most 64 x 64 "
             "(--move-table 0 for none)"

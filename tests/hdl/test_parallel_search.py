@@ -11,7 +11,13 @@ import random
 
 import pytest
 
-from trax_fpga.host.hwsearch import INFINITY, _Searcher, hw_search
+from trax_fpga.host.hwsearch import (
+    INFINITY,
+    RESEARCH_CUT,
+    RESEARCH_NEWEST,
+    _Searcher,
+    hw_search,
+)
 from trax_fpga.host.position import Position
 from trax_fpga.host.tiles import Colour
 from trax_fpga.sim.search_driver import board_cell
@@ -185,19 +191,24 @@ def game_goes_on(three, research: int = 0) -> None:
 )
 def test_trax_best_backend_rtl_engines(capsys, depth, plies, table):
     """``trax best --backend rtl --engines 3 [--pv-plies 2]`` (the designs of
-    test_parallel_tables.py's 3 engines sharing a table with values, and of the ``recursive``
-    fixture): the whole search's nodes and cycles, and the model's score."""
+    test_parallel_tables.py's 3 engines sharing a table with values, with the board file's
+    search order, the attack cut and newest first, and of the ``recursive`` fixture, without
+    them): the whole search's nodes and cycles, and the model's score."""
     from trax_fpga.cli import main
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(depth)]
     args += ["--engines", "3", "--pv-plies", str(plies), "--move-table", str(table)]
+    if not table:
+        args += ["--no-attack-cut", "--no-newest-first"]
     assert main([*args, "--nodes", str(UNLIMITED), *moves]) == 0
     out = capsys.readouterr().out.splitlines()
     position = Position.from_moves(moves)
-    model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track")
+    research = RESEARCH_CUT | RESEARCH_NEWEST if table else 0
+    model = hw_search(position, TORUS, TORUS, UNLIMITED, depth, board="track", research=research)
     assert "3 engines" in out[-3] and " nodes in " in out[-3] and " cycles, score " in out[-3]
     assert ("a table of 64 best moves and their values" in out[-3]) == (table > 0)
+    assert (", the attack cut, newest first)" in out[-3]) == (table > 0)
     assert f"score {model.score}" in out[-3]
     assert "agrees on the score" in out[-2]
     assert position.is_legal(out[-1])

@@ -239,24 +239,30 @@ def test_stops_at_the_cycle_budget(rtl):
 
 @pytest.mark.parametrize("table", [0, TABLE])
 def test_trax_best_backend_rtl(capsys, table):
-    """``trax best --backend rtl`` (the designs of the ``fast`` and ``table_scores`` fixtures:
-    the table holds the values by default, as the board file's)."""
+    """``trax best --backend rtl`` (the designs of the ``fast`` and ``cut_newest`` fixtures:
+    the table holds the values, and the search cuts and takes the newest first, by default, as
+    the board file's)."""
     from trax_fpga.cli import main
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(DEPTH)]
-    assert main([*args, "--nodes", "2000", "--move-table", str(table), *moves]) == 0
+    args += ["--engines", "1", "--nodes", "2000", "--move-table", str(table)]
+    if not table:
+        args += ["--no-attack-cut", "--no-newest-first"]
+    assert main([*args, *moves]) == 0
     out = capsys.readouterr().out.splitlines()
     model = hw_search(
         *(Position.from_moves(moves), TORUS, TORUS, 2000, DEPTH),
         board="track",
         move_table=table,
         table_scores=table > 0,
+        research=CUT_NEWEST if table else 0,
     )
     assert out[-1] == str(model.move)
     assert "agrees" in out[-2]
     assert f"{model.nodes} nodes in " in out[-3] and " cycles, score " in out[-3]
     assert (f"a table of {table} best moves and their values" in out[-3]) == (table > 0)
+    assert (", the attack cut, newest first)" in out[-3]) == (table > 0)
 
 
 def test_the_gateware_constants_are_the_models():

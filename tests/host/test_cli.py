@@ -89,23 +89,47 @@ def test_the_installed_command_runs():
 
 
 def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, capsys):
-    from trax_fpga.host.hwsearch import hw_search
+    from trax_fpga.host.hwsearch import RESEARCH_CUT, RESEARCH_NEWEST, hw_search
     from trax_fpga.host.position import Position
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     argv = ["best", "--backend", "model", "--nodes", "2000", "--torus", "16", *moves]
+    argv += ["--engines", "1", "--depth", "3"]
     position = Position.from_moves(moves)
-    for options, table in (
-        ([], {"move_table": 16384, "table_scores": True}),  # the board file's table
-        (["--move-table", "256", "--no-table-scores"], {"move_table": 256}),
-        (["--move-table", "0"], {}),
+    board = {"move_table": 16384, "table_scores": True}  # the board file's table
+    cut, newest = RESEARCH_CUT, RESEARCH_NEWEST  # and its search order
+    for options, table, research in (
+        ([], board, cut | newest),
+        (["--move-table", "256", "--no-table-scores"], {"move_table": 256}, cut | newest),
+        (["--move-table", "0"], {}, cut | newest),
+        (["--no-attack-cut", "--no-newest-first"], board, 0),
+        (["--no-newest-first"], board, cut),
     ):
         status, out, _ = run([*argv, *options], monkeypatch=monkeypatch, capsys=capsys)
         assert status == 0
-        expected = hw_search(position, 16, 16, 2000, 3, board="track", **table)
+        expected = hw_search(position, 16, 16, 2000, 3, board="track", research=research, **table)
         assert out.splitlines()[-1] == str(expected.move)
         assert f"{expected.nodes} nodes in" in out.splitlines()[-2]
         assert ("a table of" in out) == bool(table)
+        assert (", the attack cut" in out) == bool(research & cut)
+        assert (", newest first" in out) == bool(research & newest)
+
+
+def test_best_backend_model_defaults_to_the_board_files_search(monkeypatch, capsys):
+    """Without options, the ULX3S board file's search: 6 engines sharing a table of 16,384
+    best moves and their values, iterations to 8 plies, the attack cut and newest first."""
+    from trax_fpga.host.hwparallel import hw_parallel_search
+    from trax_fpga.host.position import Position
+
+    moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
+    argv = ["best", "--backend", "model", "--nodes", "300", "--torus", "16", *moves]
+    status, out, _ = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert status == 0
+    table = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 3}
+    expected = hw_parallel_search(Position.from_moves(moves), 16, 16, 300, 8, 6, **table)
+    assert out.splitlines()[-1] == str(expected.move)
+    assert "16x16 torus, depth <= 8, 6 engines, a table of 16384 best moves" in out
+    assert f"depth {expected.depth}, {expected.nodes} nodes in" in out.splitlines()[-2]
 
 
 def test_best_backend_model_with_engines_prints_the_parallel_models_choice(monkeypatch, capsys):
@@ -116,10 +140,11 @@ def test_best_backend_model_with_engines_prints_the_parallel_models_choice(monke
     argv = ["best", "--backend", "model", "--nodes", "500", "--torus", "16", "--depth", "5"]
     status, out, _ = run([*argv, "--engines", "3", *moves], monkeypatch=monkeypatch, capsys=capsys)
     assert status == 0
-    table = {"move_table": 16384, "table_scores": True, "shared_table": True}
+    table = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 3}
     expected = hw_parallel_search(Position.from_moves(moves), 16, 16, 500, 5, 3, **table)
     assert out.splitlines()[-1] == str(expected.move)
-    assert "3 engines, a table of 16384 best moves and their values; compiled" in out
+    label = "3 engines, a table of 16384 best moves and their values, the attack cut, newest first"
+    assert f"{label}; compiled" in out
     assert f"depth {expected.depth}, {expected.nodes} nodes in" in out.splitlines()[-2]
 
 

@@ -145,10 +145,13 @@ def test_a_position_set_up_from_tiles_is_refused():
         fast_search(position, 32, 32, 100, 4)
 
 
-#: (engines, pv_plies, budget per engine, options): the ULX3S board file's (7 engines sharing a
-#: table with scores, the previous best's node split), and the variants the model has.
+#: (engines, pv_plies, budget per engine, options): the ULX3S board file's (6 engines sharing a
+#: table with scores, the previous best's node split, the attack cut and newest first), its
+#: search before the cut (7 engines), and the variants the model has.
+BOARD_TABLE = {"move_table": 16384, "shared_table": True, "table_scores": True}
 PARALLEL_SETTINGS = [
-    (7, 1, 2000, {"move_table": 16384, "shared_table": True, "table_scores": True}),
+    (6, 1, 2000, {**BOARD_TABLE, "research": 3}),
+    (7, 1, 2000, BOARD_TABLE),
     (3, 1, 1500, {"move_table": 1024, "shared_table": True, "table_scores": True}),
     (4, 3, 1000, {}),
     (2, 2, 800, {"move_table": 512}),
@@ -205,14 +208,16 @@ def test_research_extensions_are_the_tunings_node_for_node():
     assert len(positions) == 6
 
 
-@pytest.mark.parametrize("name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19"])
+@pytest.mark.parametrize(
+    "name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19", "board1-r0"]
+)
 def test_search_bench_plays_the_compiled_board(name):
     position = midgame_positions(1, 64, HUMAN_GAMES)[0]
-    engines = 1 if name.startswith("board1") else 7
+    engines = 1 if name.startswith("board1") else 6  # (the board file's)
     extensions = int(name.split("-x")[1].split("-")[0]) if "-x" in name else 1
     table = {"move_table": 16384, "table_scores": True, "shared_table": True}
     table["extensions"] = extensions
-    table["research"] = int(name.split("-r")[1]) if "-r" in name else 0
+    table["research"] = int(name.split("-r")[1]) if "-r" in name else 3  # (the board file's)
     expected = fast_parallel_search(position, 64, 64, 300, 8, engines, **table)
     assert make_player(name, 300)(position) == expected.move
 

@@ -23,7 +23,7 @@ from trax_fpga.host.engine import (
     gives_a_win,
 )
 from trax_fpga.host.hwparallel import hw_parallel_search
-from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.hwsearch import RESEARCH_CUT, RESEARCH_NEWEST, hw_search
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.referee import Referee
@@ -42,10 +42,12 @@ MODEL = [
 
 #: The model's table by default: the board file's (its entries, with their values).
 TABLE = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
+#: ... and its search order: the attack cut and newest first (the model's research flags 3).
+ORDER = RESEARCH_CUT | RESEARCH_NEWEST
 
 
 def model_move(position: Position, nodes: int = NODES, depth: int = DEPTH):
-    return hw_search(position, 64, 64, nodes, depth, board="track", **TABLE).move
+    return hw_search(position, 64, 64, nodes, depth, board="track", research=ORDER, **TABLE).move
 
 
 def test_a_whole_game_through_the_protocol_is_the_models_move_for_move():
@@ -53,7 +55,7 @@ def test_a_whole_game_through_the_protocol_is_the_models_move_for_move():
     try:
         program.wait_ready(30)
         referee = Referee(time_limit=10, ask_team=True)
-        record = referee.play_game(program, EnginePlayer(MoveChooser(nodes=30)))
+        record = referee.play_game(program, EnginePlayer(MoveChooser(nodes=300)))
     finally:
         program.close()
     assert record.reason in ("loop", "line"), record.describe()
@@ -104,29 +106,35 @@ def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
     argv = [*MODEL[:7], "--nodes", "40", "--depth", "3", "--engines", "3"]
     log = tmp_path / "engines.log"
     for position, mine in engine_replies(argv, 8, log):
-        assert str(hw_parallel_search(position, 64, 64, 40, 3, 3).move) == mine
+        expected = hw_parallel_search(
+            *(position, 64, 64, 40, 3, 3), shared_table=True, research=ORDER, **TABLE
+        )
+        assert str(expected.move) == mine
     assert log.read_text().count("(compiled model, 3 engines)") == 4, log.read_text()
 
 
-def test_the_engine_plays_the_research_options_and_weights(tmp_path):
-    """``--research F`` plays the model with those research flags; ``--research-weights FILE``
-    sets the fitted evaluation's weights (the board's own weights: the board's moves)."""
-    from trax_fpga.host.fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, fast_search
+def test_the_engine_plays_the_search_order_and_research_options_and_weights(tmp_path):
+    """``--no-attack-cut --no-newest-first`` plays the model without the board file's search
+    order; ``--research F`` adds those research flags to it; ``--research-weights FILE`` sets
+    the fitted evaluation's weights (the board's own weights: the board's moves)."""
+    from trax_fpga.host.fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, RESEARCH_HALF, fast_search
 
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps(list(BOARD_WEIGHTS)))
     differ = 0
     for extra, research in (
-        (["--research", "3"], 3),
-        (["--research", str(RESEARCH_FITTED), "--research-weights", str(weights)], 0),
+        (["--no-attack-cut", "--no-newest-first"], 0),
+        (["--no-attack-cut"], RESEARCH_NEWEST),
+        (["--research", str(RESEARCH_HALF)], ORDER | RESEARCH_HALF),
+        (["--research", str(RESEARCH_FITTED), "--research-weights", str(weights)], ORDER),
     ):
         argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *extra]
         for position, mine in engine_replies(argv, 6):
             want = fast_search(position, 64, 64, 300, 4, research=research, **TABLE)
             assert str(want.move) == mine, extra
-            plain = fast_search(position, 64, 64, 300, 4, **TABLE)
-            differ += (plain.move, plain.nodes) != (want.move, want.nodes)
-    assert differ >= 2  # (the research flags' searches are not the board's)
+            board = fast_search(position, 64, 64, 300, 4, research=ORDER, **TABLE)
+            differ += (board.move, board.nodes) != (want.move, want.nodes)
+    assert differ >= 4  # (the options' searches are not the board file's)
 
 
 def ends(position: Position, move) -> bool:
@@ -141,21 +149,28 @@ def test_the_chooser_is_the_model_with_its_limits():
         position = tactic.position()
         for nodes, depth in ((1, 3), (60, 6), (700, 2), (2000, 4)):
             got = ModelChooser(nodes=nodes, depth=depth).choose(position)
-            want = hw_search(position, 64, 64, nodes, depth, board="track", **TABLE)
+            want = hw_search(position, 64, 64, nodes, depth, board="track", research=ORDER, **TABLE)
             assert got == want
             assert got.nodes <= nodes and got.depth <= depth
             checked += 1
         # Without the table's values, and without a table.
         for table in ({"move_table": 64, "table_scores": False}, {"move_table": 0}):
             got = ModelChooser(nodes=2000, depth=4, **table).choose(position)
-            assert got == hw_search(position, 64, 64, 2000, 4, board="track", **table)
+            want = hw_search(position, 64, 64, 2000, 4, board="track", research=ORDER, **table)
+            assert got == want
             checked += 1
-    assert checked == 6 * len(TACTICS[::2]) >= 60
+        # Without the search order's options.
+        chooser = ModelChooser(nodes=2000, depth=4, attack_cut=False, newest_first=False)
+        assert chooser.choose(position) == hw_search(
+            position, 64, 64, 2000, 4, board="track", **TABLE
+        )
+        checked += 1
+    assert checked == 7 * len(TACTICS[::2]) >= 70
 
 
 def test_the_chooser_defaults_to_the_board_files_table():
-    """The board file's table changes what the model plays: more than one of the tactics'
-    searches differs from the search without a table (nodes or move)."""
+    """The board file's table and search order change what the model plays: more than one of
+    the tactics' searches differs from the search without them (nodes or move)."""
     differ = 0
     for tactic in TACTICS[::2]:
         position = tactic.position()
@@ -178,6 +193,7 @@ def test_the_chooser_with_engines_is_the_parallel_model():
                 *(position, 64, 64, nodes, depth, engines),
                 pv_plies=plies,
                 shared_table=True,
+                research=ORDER,
                 **TABLE,
             )
             assert got == expected
@@ -268,14 +284,16 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
         (["engine", "--depth", "0"], "--depth"),
         (
             ["engine", "--engines", "2"],
-            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model",
+            "--table-scores, --attack-cut, --newest-first, --research: for the model",
         ),
         (
             ["engine", "--pv-plies", "3"],
-            "--engines, --pv-plies, --move-table, --table-scores, --research: for the model",
+            "--table-scores, --attack-cut, --newest-first, --research: for the model",
         ),
-        (["engine", "--move-table", "0"], "--table-scores, --research: for the model"),
-        (["engine", "--no-table-scores"], "--table-scores, --research: for the model"),
+        (["engine", "--move-table", "0"], "--newest-first, --research: for the model"),
+        (["engine", "--no-table-scores"], "--newest-first, --research: for the model"),
+        (["engine", "--no-attack-cut"], "--newest-first, --research: for the model"),
+        (["engine", "--newest-first"], "--newest-first, --research: for the model"),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
         (["engine", "--search", "model", "--move-table", "12"], "a power of two from 2, not 12"),
         (["engine", "--search", "model", "--torus", "128"], "tori of at most 64 x 64"),
