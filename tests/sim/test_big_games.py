@@ -6,7 +6,7 @@ grows the box whenever it can without losing at once until the box is ``SPRAWL``
 plays inside it and takes a win when it has one, so the game ends well within the torus (a game
 that outgrows it is refused by the board, which then stays silent: the referee's time limit
 fails the test rather than waiting for ever). Every answer is judged by the referee. A whole
-game takes minutes: `make test-slow`.
+game takes a minute or so: `make test-slow`.
 """
 
 import dataclasses
@@ -80,7 +80,7 @@ class Sprawler(Player):
         return str(candidates[0])
 
 
-@pytest.mark.slow  # (a whole game simulated: some 5 to 10 minutes)
+@pytest.mark.slow  # (a whole game simulated, after the board's build: some 30 s here)
 def test_a_game_past_20x20_to_its_end():
     config = dataclasses.replace(simulated.real_board_config(), budget=1)
     assert config.window == 64
