@@ -460,8 +460,9 @@ def depth_nodes(depth: int, count: int = 12, tunings: tuple[str, ...] = ("",)) -
 
 def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> None:
     """Per research flags of the compiled model (:mod:`.fastmodel`'s ``RESEARCH_*``; 0: the
-    board's search): the nodes one engine with the board file's table plays to complete
-    ``depth`` on the figures' mid-game positions, and the depths the board file's player
+    board's search before the cut, 3: the board file's now): the nodes one engine with the
+    board file's table plays to complete ``depth`` on the figures' mid-game positions, and the
+    depths the board file's player
     (:data:`BOARD_ENGINES` engines, :data:`BOARD_NODES` nodes each: half a second at 25 MHz)
     completes."""
     found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
