@@ -61,6 +61,7 @@ __all__ = [
     "fast_search",
     "library",
     "model_search",
+    "order_research",
     "research_weights",
 ]
 
@@ -360,6 +361,12 @@ def fast_perft(position: Position, depth: int) -> int:
     return total
 
 
+def order_research(attack_cut: bool, newest_first: bool) -> int:
+    """The research flags of the gateware search's order options (``attack_cut``,
+    ``newest_first``): :data:`RESEARCH_CUT` and :data:`RESEARCH_NEWEST`."""
+    return RESEARCH_CUT * bool(attack_cut) | RESEARCH_NEWEST * bool(newest_first)
+
+
 def model_search(
     position: Position,
     torus: int,
@@ -381,7 +388,7 @@ def model_search(
     ``newest_first`` are the gateware search's options of those names (:data:`RESEARCH_CUT`,
     :data:`RESEARCH_NEWEST`); ``research``: more ``RESEARCH_*`` flags (the compiled model's own
     need it: :class:`FastModelError` without)."""
-    research |= (RESEARCH_CUT if attack_cut else 0) | (RESEARCH_NEWEST if newest_first else 0)
+    research |= order_research(attack_cut, newest_first)
     table = {"move_table": move_table, "table_scores": table_scores, "research": research}
     compiled = torus <= 64 and engines <= MAX_ENGINES and available()
     if research & ~MODEL_RESEARCH and not compiled:

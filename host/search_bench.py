@@ -36,9 +36,15 @@ import statistics
 import time
 from collections.abc import Callable
 
-from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE, DEFAULT_TORUS
+from .engine import (
+    DEFAULT_ATTACK_CUT,
+    DEFAULT_MODEL_DEPTH,
+    DEFAULT_MODEL_TABLE,
+    DEFAULT_NEWEST_FIRST,
+    DEFAULT_TORUS,
+)
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-from .fastmodel import RESEARCH_CUT, RESEARCH_NEWEST, fast_parallel_search, fast_search
+from .fastmodel import fast_parallel_search, fast_search, order_research
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import MATE_BOUND, hw_search
@@ -113,7 +119,7 @@ HW_MAX_DEPTH = 8
 BOARD_ENGINES = 6  # (boards/ulx3s_85f.py)
 #: The board file's search order in the model's research flags (``attack_cut``,
 #: ``newest_first``).
-BOARD_RESEARCH = RESEARCH_CUT | RESEARCH_NEWEST
+BOARD_RESEARCH = order_research(DEFAULT_ATTACK_CUT, DEFAULT_NEWEST_FIRST)
 #: An engine's nodes in half a second of the ULX3S board file's player: 11.7 M nodes a second
 #: for its six engines at 25 MHz (README, ``track_bench --engines 6 ... --attack-cut
 #: --newest-first``; 807,000 for the seven of the board file before the cut, 11.3 M nodes a
