@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import json
 import pathlib
 import random
 import re
@@ -44,7 +45,7 @@ from .engine import (
     DEFAULT_TORUS,
 )
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-from .fastmodel import fast_parallel_search, fast_search, order_research
+from .fastmodel import fast_parallel_search, fast_search, order_research, research_weights
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ENGINE_STATES, hw_parallel_search
 from .hwsearch import MATE_BOUND, hw_search
@@ -549,6 +550,13 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")
     match.add_argument("--pairs", type=int, default=12, help="opening pairs (default 12)")
     match.add_argument("--seed", type=int, default=1, help="first opening seed (default 1)")
+    match.add_argument(
+        "--research-weights",
+        type=pathlib.Path,
+        metavar="FILE",
+        help="the fitted evaluation's weights (a JSON list, RESEARCH_FITTED: -r with 8), as "
+        "`python -m trax_fpga.host.spsa` and `distill fit` write them",
+    )
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     split.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -620,6 +628,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "depth":
         depth_nodes(args.depth, args.positions, tuple(args.tunings.split(",")))
     elif args.command == "match":
+        if args.research_weights:
+            research_weights(json.loads(args.research_weights.read_text()))
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":
