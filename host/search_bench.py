@@ -383,6 +383,7 @@ def parallel(
     shared_table: bool = False,
     table_scores: bool = False,
     states: bool = False,
+    research: int = 0,
 ) -> None:
     """The virtual time (ticks) the parallel split's model takes to complete ``depth`` (or the
     win or loss that ends the deepening before it), for each of ``engine_counts``; the speedup
@@ -390,7 +391,9 @@ def parallel(
     as :func:`.hwparallel.hw_parallel_search` (1 and no helpers: the gateware's split), and so
     are ``move_table``, ``shared_table`` and ``table_scores``. With ``states``, also where the
     engines' ticks of the last iteration go (:data:`.hwparallel.ENGINE_STATES`), over all the
-    positions."""
+    positions. ``research``: the search's order flags (:func:`.fastmodel.order_research`; 0:
+    neither the cut nor newest first) or, without ``helpers`` and ``states``, any of the compiled
+    model's research flags."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
         ("host/hwparallel.py" if helpers or states else "host/fastmodel.c (host/hwparallel.py)")
@@ -402,6 +405,7 @@ def parallel(
         + (" shared by the engines" if move_table and shared_table else "")
         + (" an engine" if move_table and not shared_table else "")
         + (", holding the nodes' values too" if move_table and table_scores else "")
+        + (f", research flags {research}" if research else "")
     )
     single = None
     for engines in engine_counts:
@@ -411,6 +415,7 @@ def parallel(
             iterations: dict = {}
             table = {"move_table": move_table, "shared_table": shared_table}
             table["table_scores"] = table_scores
+            table["research"] = research
             if helpers or states:  # (the model's own: the compiled one has neither)
                 result = hw_parallel_search(
                     *(position, torus, torus, 10**9, depth, engines),
@@ -598,6 +603,13 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="also where the engines' ticks of the last iteration go (playing, waiting, done)",
     )
+    split.add_argument(
+        "--research",
+        type=int,
+        default=0,
+        metavar="F",
+        help="research flags (1 newest first, 2 the cut: 3 the board file's; default 0)",
+    )
     nodes = sub.add_parser("depth", help="nodes the sequential model plays to complete a depth")
     nodes.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     nodes.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -644,6 +656,7 @@ def main(argv: list[str] | None = None) -> None:
             shared_table=args.shared_table,
             table_scores=args.table_scores,
             states=args.states,
+            research=args.research,
         )
     else:
         bench(getattr(args, "budgets", [2000, 5000, 20000]))

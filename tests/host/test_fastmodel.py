@@ -416,3 +416,24 @@ def test_search_bench_prints_the_research_figures(capsys):
         )
         assert line.startswith(f"nodes to depth 3, research {research}: {total} nodes (")
     assert lines[1].startswith("depth in half a second, research 0: ")
+
+
+def test_search_bench_parallel_takes_the_research_flags(capsys):
+    """``search_bench parallel --research 3``: the ticks are the compiled model's with the
+    board file's order (the cut, newest first), which differ from the order without them."""
+    from trax_fpga.host.search_bench import GAMES_FILE, parallel
+
+    positions = midgame_positions(2, 64, GAMES_FILE)
+    table = {"move_table": 16384, "table_scores": True, "shared_table": True}
+    means = {}
+    for research in (0, 3):
+        parallel(3, 2, engine_counts=(2,), research=research, **table)
+        line = next(x for x in capsys.readouterr().out.splitlines() if ", ticks: " in x)
+        ticks = [
+            fast_parallel_search(p, 64, 64, 10**9, 3, 2, research=research, **table).ticks
+            for p in positions
+        ]
+        means[research] = round(sum(ticks) / len(ticks))
+        assert line.startswith(f"parallel split, 2 engines, depth 3, ticks: {means[research]} ")
+        assert ("research flags 3" in line) == (research == 3)
+    assert means[0] != means[3]
