@@ -184,6 +184,10 @@ class TrackSearch(wiring.Component):
     newest_first : bool
         Every node's candidates from the newest cell of the frontier list to the oldest
         (:class:`~.track_board.TrackBoard`'s ``newest_first``; ``RESEARCH_NEWEST``).
+    trace : bool
+        For simulation: the ``trace`` members, the board's steps, so that a testbench can list
+        the nodes the search plays (``sim/search_trace.py``); turns the board's
+        ``position_key`` on. Changes nothing else.
 
     Members
     -------
@@ -213,6 +217,9 @@ class TrackSearch(wiring.Component):
         Read a cell of the board while everything is idle.
     table : Out(table_port_signature(C, R, move_table, max_depth, scores=table_scores))
         With ``shared_table``: the port to the table of best moves.
+    trace_ply_up, trace_busy, trace_ply, trace_key : Out(...)
+        With ``trace``: the board's ``ply_up`` (a ply is stacked at the end of this clock),
+        ``busy``, ``ply`` and ``position_key``.
 
     With ``split``:
 
@@ -285,6 +292,7 @@ class TrackSearch(wiring.Component):
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        trace: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -315,9 +323,17 @@ class TrackSearch(wiring.Component):
         self.move_table = move_table
         self.shared_table = bool(shared_table)
         self.table_scores = bool(table_scores)
-        if move_table:
+        self.trace = bool(trace)
+        if move_table or trace:
             self.board_options["position_key"] = True
         members = search_members(columns, rows, split=split, pv_plies=self.pv_plies)
+        if trace:
+            members |= {
+                "trace_ply_up": Out(1),
+                "trace_busy": Out(1),
+                "trace_ply": Out(range(max_depth + (MAX_EXTENSIONS if evaluation else 0) + 1)),
+                "trace_key": Out(KEY_BITS),
+            }
         if self.shared_table:
             port = table_port_signature(columns, rows, move_table, max_depth, scores=table_scores)
             members["table"] = Out(port)
@@ -1205,4 +1221,11 @@ class TrackSearch(wiring.Component):
             m.d.comb += self.split_waiting.eq(fsm.ongoing("SPLIT_WAIT"))
         for registers in ply_registers:  # after every direct write to a fixed ply
             registers.finish()
+        if self.trace:
+            m.d.comb += [
+                self.trace_ply_up.eq(board.ply_up),
+                self.trace_busy.eq(board.busy),
+                self.trace_ply.eq(board.ply),
+                self.trace_key.eq(board.position_key),
+            ]
         return m

@@ -185,6 +185,8 @@ class _Searcher:
             self.order.compact()
             position = self.order.position
         self.position = position
+        self.root_ply = position.ply
+        self.trace: list | None = None  # hw_search's
         self.evaluation = evaluation
         self.width, self.height = width, height
         self.budget = budget
@@ -203,6 +205,9 @@ class _Searcher:
         turn = self.try_play(cell, symbol)
         if turn is not None:
             self.nodes += 1
+            if self.trace is not None:
+                key = position_key(self.position, self.width, self.height)
+                self.trace.append((self.position.ply - self.root_ply, key, str(turn.move)))
         return turn
 
     def try_play(self, cell, symbol):
@@ -467,6 +472,7 @@ def hw_search(
     move_table: int = 0,
     table_scores: bool = False,
     research: int = 0,
+    trace: list | None = None,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
 
@@ -480,7 +486,9 @@ def hw_search(
     (:mod:`.movetable`; 0: none); with ``table_scores`` it holds the nodes' values too and
     settles a node from them (its tags every bit of the key above the slot). ``research``
     (block-RAM board, no tuning) is :data:`RESEARCH_NEWEST` and :data:`RESEARCH_CUT` flags
-    (the gateware's ``newest_first`` and ``attack_cut``)."""
+    (the gateware's ``newest_first`` and ``attack_cut``). ``trace`` (debugging), a list: every
+    node played is appended to it, in order, as (plies stacked, the position's key on the
+    torus, the move in the notation of the position it was played in)."""
     if board not in ("window", "track"):
         raise ValueError(f"board must be 'window' or 'track', not {board!r}")
     if tuning is not None and (board != "track" or not evaluation):
@@ -501,6 +509,7 @@ def hw_search(
         *(position.copy(), width, height, budget, evaluation, board, tuning),
         *(move_table, table_scores, research),
     )
+    searcher.trace = trace
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth
     for depth in range(1, max_depth + 1):
         best, best_move = -INFINITY, None

@@ -243,7 +243,8 @@ class TrackSearchSim:
     on ``torus``. ``board_options`` are the one engine's
     :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
     every engine's table of best moves (with ``shared_table``, of the one table of them all;
-    with ``table_scores``, holding the nodes' values too). On Verilator, a design built before
+    with ``table_scores``, holding the nodes' values too; ``trace``: the search's ``trace``
+    members, for :mod:`.search_trace`). On Verilator, a design built before
     is found by these parameters and run without being made again (``component`` stays None)."""
 
     def __init__(
@@ -262,8 +263,11 @@ class TrackSearchSim:
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        trace: bool = False,
     ) -> None:
         self.width, self.height = torus
+        if trace and engines is not None:
+            raise ValueError("the trace is of one engine's search (engines None)")
 
         def make():
             from trax_fpga.hdl.parallel_search import ParallelSearch
@@ -280,6 +284,7 @@ class TrackSearchSim:
                     table_scores=table_scores,
                     attack_cut=attack_cut,
                     newest_first=newest_first,
+                    trace=trace,
                 )
             return ParallelSearch(
                 self.width,
@@ -313,6 +318,8 @@ class TrackSearchSim:
             options = (move_table, shared_table, table_scores)
             if attack_cut or newest_first:  # (the keys of the builds without stay as they were)
                 options += (attack_cut, newest_first)
+            if trace:
+                options += ("trace",)
             key = gateware_key(repr(("TrackSearchSim", *parameters, *options)))
             backend = VerilatorSim(build_by_parameters(key, make))
         else:
