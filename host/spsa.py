@@ -63,7 +63,10 @@ class Parameter:
     c_end: float
 
 
-#: The tuned parameters, in the order :func:`weights_of` reads them.
+#: The tuned parameters, in the order :func:`weights_of` reads them. ``mine d1`` moves weights
+#: the evaluation never reads (a side to move with a track of targets 1 apart has an attack,
+#: scored +500 before the sum): it is kept as a null parameter, whose drift shows how far the
+#: games' noise alone moves a parameter.
 PARAMETERS = (
     *(Parameter(f"mine d{d}", 1.0, 0.2) for d in (1, 2, 3, 4)),
     *(Parameter(f"theirs d{d}", 1.0, 0.2) for d in (1, 2, 3, 4)),
