@@ -189,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         "--newest-first", action=argparse.BooleanOptionalAction, default=True, help="(default on)"
     )
     args = parser.parse_args(argv)
+    if args.torus > 64:  # (the nodes are told apart by the position keys)
+        parser.error("--torus: the position keys number the cells of tori of at most 64 x 64")
     if args.game is not None:
         moves = args.game.split()
     else:

@@ -65,3 +65,10 @@ def test_the_command_says_they_agree(capsys):
     assert search_trace.main(argv) == 0
     out = capsys.readouterr().out
     assert "the same 60 nodes, node for node" in out
+
+
+def test_a_torus_beyond_the_keys_is_a_clear_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        search_trace.main(["--game", "@0+ A2+", "--torus", "128"])
+    assert exit_info.value.code == 2
+    assert "at most 64 x 64" in capsys.readouterr().err
