@@ -43,10 +43,9 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
-from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE, DEFAULT_TORUS
-from .fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, fast_parallel_search, research_weights
+from .fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, research_weights
 from .position import Position
-from .search_bench import BOARD_RESEARCH, play_game, random_opening
+from .search_bench import BOARD_RESEARCH, make_player, play_game, random_opening
 from .trackeval import ATTACK_WEIGHT, LOOP_WEIGHTS, TEMPO
 
 __all__ = ["PARAMETERS", "Parameter", "Tuner", "main", "weights_of"]
@@ -95,18 +94,14 @@ PairGame = Callable[[list[int], list[int], int, int], int]
 
 
 def model_player(weights: list[int], budget: int):
-    """The board's search (one engine, the board file's order and table) with the fitted
-    evaluation's ``weights``: a player for :func:`.search_bench.play_game`."""
-    options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
-    research = BOARD_RESEARCH | RESEARCH_FITTED
+    """The board's search (one engine, the board file's order and table: ``search_bench``'s
+    ``board1``) with the fitted evaluation's ``weights``: a player for
+    :func:`.search_bench.play_game`."""
+    search = make_player(f"board1-r{BOARD_RESEARCH | RESEARCH_FITTED}", budget)
 
     def play(position: Position):
         research_weights(weights)  # the weights are the process's: set before every search
-        found = fast_parallel_search(
-            position, DEFAULT_TORUS, DEFAULT_TORUS, budget, DEFAULT_MODEL_DEPTH, 1,
-            research=research, **options,
-        )  # fmt: skip
-        return found.move or position.legal_moves()[0]
+        return search(position)
 
     return play
 
