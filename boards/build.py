@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..hdl.track_board import board_option
 from .clocks import exact_ecp5_pll
 from .report import BuildReport, summarise
 from .spec import BoardSpec
@@ -179,13 +180,29 @@ def _top(spec: BoardSpec, top: str, torus: tuple[int, int]) -> BoardTop:
 
 
 def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
-    """``spec`` whose player searches with ``engines`` engines (issue 13); more than one
-    engine drops the board file's ``board_options`` (they are the one engine's board's)."""
+    """``spec`` whose player searches with ``engines`` engines (issue 13), each on a board
+    with the board file's ``board_options``."""
     options = dict(spec.player_options)
     options["search_options"] = {**options.get("search_options", {}), "engines": engines}
-    if engines != 1:
-        options["search_options"].pop("board_options", None)
     return dataclasses.replace(spec, player_options=options)
+
+
+def with_board_options(spec: BoardSpec, board_options: dict) -> BoardSpec:
+    """``spec`` whose engines' boards take ``board_options`` too (:class:`~..hdl.track_board.
+    TrackBoard`'s options that trade clocks for logic), beside the board file's."""
+    options = dict(spec.player_options)
+    search = dict(options.get("search_options", {}))
+    search["board_options"] = {**search.get("board_options", {}), **board_options}
+    options["search_options"] = search
+    return dataclasses.replace(spec, player_options=options)
+
+
+def board_option_arg(text: str) -> tuple[str, bool | int]:
+    """``--board-option``'s argparse type: :func:`~..hdl.track_board.board_option`."""
+    try:
+        return board_option(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> BoardSpec:
@@ -352,6 +369,15 @@ def main(argv: list[str] | None = None) -> int:
         "board file's)",
     )
     parser.add_argument(
+        "--board-option",
+        type=board_option_arg,
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a TrackBoard option that trades clocks for logic, on every engine's board "
+        "(repeatable), e.g. serial_appends or edge_banks=4 (default: the board file's)",
+    )
+    parser.add_argument(
         "--clock",
         type=float,
         metavar="MHZ",
@@ -376,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             spec = with_move_table(spec, args.move_table, args.shared_table)
         if args.attack_cut or args.newest_first:
             spec = with_search_order(spec, args.attack_cut, args.newest_first)
+        if args.board_option:
+            spec = with_board_options(spec, dict(args.board_option))
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -398,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
             for flag, word in ((args.attack_cut, "cut"), (args.newest_first, "newest")):
                 if flag:
                     build_dir = build_dir.with_name(f"{build_dir.name}-{word}")
+            for name, value in args.board_option:
+                word = name.replace("_", "-") + (f"{value}" if value is not True else "")
+                build_dir = build_dir.with_name(f"{build_dir.name}-{word}")
             if args.clock is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
         if args.plan_only or spec.plan_only:

@@ -1,7 +1,8 @@
 """The area of one search engine on the ECP5, by module: synthesis only (no place and route).
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
-[--move-table 0] [--shared-table] [--table-scores]``
+[--move-table 0] [--shared-table] [--table-scores] [--attack-cut] [--newest-first]
+[--board-option NAME[=VALUE] ...]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -24,7 +25,7 @@ from amaranth.back import rtlil
 
 from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure
-from .build import tool_environment
+from .build import board_option_arg, tool_environment
 
 __all__ = ["main", "module_stats"]
 
@@ -73,6 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--table-scores", action="store_true", help="with --move-table: the nodes' values too"
     )
+    parser.add_argument(
+        "--attack-cut", action="store_true", help="the attack cut (as the ULX3S board file)"
+    )
+    parser.add_argument(
+        "--newest-first", action="store_true", help="candidates newest first (as the ULX3S's)"
+    )
+    parser.add_argument(
+        "--board-option",
+        type=board_option_arg,
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a TrackBoard option that trades clocks for logic (repeatable), e.g. plain_undo or "
+        "edge_banks=4",
+    )
     args = parser.parse_args(argv)
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")
@@ -88,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         move_table=args.move_table,
         shared_table=args.shared_table,
         table_scores=args.table_scores,
+        attack_cut=args.attack_cut,
+        newest_first=args.newest_first,
+        board_options=dict(args.board_option),
     )
     text = rtlil.convert(engine, name="engine")
     text = "\n".join(line for line in text.splitlines() if "attribute \\src" not in line)
@@ -106,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         shared = "the port to a shared table of" if args.shared_table else "a table of"
         where += f", {shared} {args.move_table} best moves"
         where += " and their values" if args.table_scores else ""
+    where += ", the attack cut" if args.attack_cut else ""
+    where += ", newest first" if args.newest_first else ""
+    where += "".join(f", {name}={value}" for name, value in args.board_option)
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

@@ -70,6 +70,9 @@ class ParallelSearch(wiring.Component):
     newest_first : bool
         Candidates from the newest cell of the frontier list to the oldest
         (:class:`~.track_search.TrackSearch`'s ``newest_first``).
+    board_options : dict
+        Every engine's :class:`~.track_board.TrackBoard` options (area for clocks; none by
+        default).
 
     Members
     -------
@@ -97,6 +100,7 @@ class ParallelSearch(wiring.Component):
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        board_options: dict | None = None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -119,6 +123,7 @@ class ParallelSearch(wiring.Component):
         self.table_scores = bool(table_scores)
         self.attack_cut = bool(attack_cut)
         self.newest_first = bool(newest_first)
+        self.board_options = dict(board_options or {})
         super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
 
     def elaborate(self, platform):
@@ -138,6 +143,7 @@ class ParallelSearch(wiring.Component):
                 table_scores=self.table_scores,
                 attack_cut=self.attack_cut,
                 newest_first=self.newest_first,
+                board_options=self.board_options,
             )
             m.submodules[f"engine_{i}"] = unit
             units.append(unit)

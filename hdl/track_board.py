@@ -66,6 +66,7 @@ __all__ = [
     "TILES",
     "TrackBoard",
     "TrackOp",
+    "board_option",
     "box_eq",
     "box_signature",
     "cell_address",
@@ -302,6 +303,23 @@ COMPACT_OPTIONS = {
     "deferred_appends": True,
     "listed_in_hand": True,
 }
+
+
+def board_option(text: str) -> tuple[str, bool | int]:
+    """A command line's ``NAME`` or ``NAME=VALUE`` as one of the :class:`TrackBoard` options of
+    :data:`COMPACT_OPTIONS` (a flag alone is on; ``edge_banks=4``); ValueError names the
+    options."""
+    name, _, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if name not in COMPACT_OPTIONS:
+        raise ValueError(f"no board option {name!r}; the options: {', '.join(COMPACT_OPTIONS)}")
+    if name == "edge_banks":
+        if value.strip() not in ("4", "8"):
+            raise ValueError("edge_banks takes 4 or 8, as edge_banks=4")
+        return name, int(value)
+    if value.strip().lower() not in ("", "1", "true", "on"):
+        raise ValueError(f"{name} is a flag: name it alone to turn it on")
+    return name, True
 
 
 def edge_bank(edge, banks: int = EDGE_BANKS):

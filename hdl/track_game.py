@@ -41,8 +41,8 @@ class TrackGame(wiring.Component):
         With more than one engine: how deep the previous best's line is split (see
         :class:`~.parallel_search.ParallelSearch`; 1, the default, the node below it).
     board_options : dict
-        The one engine's :class:`~.track_board.TrackBoard` options (area for clocks, for the
-        small parts: ``serial_writes``, ...); none (the default) with more engines.
+        Every engine's :class:`~.track_board.TrackBoard` options (area for clocks, for the
+        small parts: ``serial_writes``, ...; none by default).
     move_table : int
         Every engine's table of best moves (its entries, a power of two; 0, the default:
         none; see :class:`~.track_search.TrackSearch`).
@@ -96,8 +96,6 @@ class TrackGame(wiring.Component):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
-        if board_options and engines != 1:
-            raise ValueError(f"board options are for one engine, not {engines!r}")
         self.board_options = dict(board_options or {})
         self.max_depth = max_depth
         self.evaluation = evaluation
@@ -146,6 +144,7 @@ class TrackGame(wiring.Component):
                 move_table=self.move_table,
                 shared_table=self.shared_table,
                 table_scores=self.table_scores,
+                board_options=self.board_options,
                 **self.order,
             )
         m.submodules.core = core

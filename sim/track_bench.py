@@ -38,7 +38,7 @@ import json
 import pathlib
 import statistics
 
-from ..boards.build import checkout_commit
+from ..boards.build import board_option_arg, checkout_commit
 from ..host.notation import Move
 from ..host.search_bench import figure
 from ..host.search_bench import midgame_positions as positions
@@ -288,6 +288,8 @@ def order_label(order: dict | None) -> str:
         for name, text in (("attack_cut", "the attack cut"), ("newest_first", "newest first"))
         if (order or {}).get(name)
     ]
+    options = (order or {}).get("board_options") or {}
+    words += [f"{name}={value}" for name, value in options.items()]
     return ", " + " and ".join(words) if words else ""
 
 
@@ -426,6 +428,15 @@ def main(argv: list[str] | None = None) -> int:
         help="every search's candidates from the newest cell of the frontier list",
     )
     parser.add_argument(
+        "--board-option",
+        type=board_option_arg,
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="every search on a board with this TrackBoard option, one that trades clocks for "
+        "logic (repeatable), e.g. plain_undo or edge_banks=4",
+    )
+    parser.add_argument(
         "--records",
         type=pathlib.Path,
         default=RECORDS,
@@ -437,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.table_scores and not args.move_table:
         parser.error("--table-scores needs --move-table N")
     order = {"attack_cut": args.attack_cut, "newest_first": args.newest_first}
+    if args.board_option:
+        order["board_options"] = dict(args.board_option)
     rules_figures(args.torus, args.records)
     if args.positions:
         search_figures(

@@ -240,7 +240,7 @@ class TrackSearchSim:
     search) behind ordinary methods, on ``backend`` as :class:`TrackBoardSim`; with ``engines``,
     a :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` of that many (splitting the
     previous best's line to ``pv_plies``); with ``component``, that search (of the same members)
-    on ``torus``. ``board_options`` are the one engine's
+    on ``torus``. ``board_options`` are every engine's
     :class:`~trax_fpga.hdl.track_board.TrackBoard` options, ``move_table`` the entries of
     every engine's table of best moves (with ``shared_table``, of the one table of them all;
     with ``table_scores``, holding the nodes' values too; ``trace``: the search's ``trace``
@@ -298,6 +298,7 @@ class TrackSearchSim:
                 table_scores=table_scores,
                 attack_cut=attack_cut,
                 newest_first=newest_first,
+                board_options=board_options,
             )
 
         if component is not None:  # a search built by the caller

@@ -227,7 +227,12 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
         ),
         ("ice40_hx8k", None, None, {"max_depth": 6, "evaluation": True, "board_options": COMPACT}),
         ("icebreaker", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
-        ("ice40_hx8k", 2, None, {"max_depth": 6, "evaluation": True, "engines": 2}),
+        (
+            "ice40_hx8k",
+            2,
+            None,
+            {"max_depth": 6, "evaluation": True, "engines": 2, "board_options": COMPACT},
+        ),
         (
             "ulx3s_85f",
             7,
@@ -262,7 +267,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
 def test_board_files_search_options_add_to_the_boards_own(name, engines, table, search):
     """A board file's search options are added one by one to the boards' search (6 plies by
     the clock): naming one does not drop the others (until e600b93 it did). ``--engines``
-    adds the engines (and drops the one engine's board options), ``--move-table`` the
+    adds the engines (each on a board with the board file's board options), ``--move-table`` the
     engines' tables of best moves (with ``--shared-table``, one for all; the board file's
     scores in them stay)."""
     from trax_fpga.boards.build import with_engines, with_move_table
@@ -276,6 +281,27 @@ def test_board_files_search_options_add_to_the_boards_own(name, engines, table, 
     design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
     assert design.search_options == search
+
+
+def test_board_options_on_every_engine_from_the_command_line(tmp_path, monkeypatch, capsys):
+    """``--board-option`` adds a board option to every engine's board, beside the board file's
+    own, and names the build directory; an unknown option is a clear error."""
+    from trax_fpga.boards.build import with_board_options
+    from trax_fpga.boards.top import make_design
+
+    spec = with_board_options(load_board("ulx3s_85f"), {"serial_appends": True})
+    design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
+    design._MustUse__silence = True
+    assert design.search_options["board_options"] == {"serial_appends": True}
+    assert design.search_options["engines"] == 6
+    spec = with_board_options(load_board("ice40_hx8k"), {"edge_banks": 8})
+    assert spec.player_options["search_options"]["board_options"] == {**COMPACT, "edge_banks": 8}
+    monkeypatch.chdir(tmp_path)
+    assert main(["ice40_hx8k", "--board-option", "edge_banks=8", "--plan-only"]) == 0
+    assert (tmp_path / "build/ice40_hx8k-edge-banks8/top.il").exists()
+    with pytest.raises(SystemExit):
+        main(["ice40_hx8k", "--board-option", "no_such", "--plan-only"])
+    assert "no board option 'no_such'" in capsys.readouterr().err
 
 
 def test_ecp5_pll_dividers_within_the_parts_ranges():

@@ -434,13 +434,34 @@ def test_a_score_needs_the_counts():
         TrackBoard(16, 16, weights=weights, counts=False)
 
 
-def test_board_options_are_for_one_engine():
+def test_board_options_reach_every_engine():
+    from trax_fpga.hdl.parallel_search import ParallelSearch
     from trax_fpga.hdl.track_game import TrackGame
 
     game = TrackGame(16, 16, board_options=COMPACT_OPTIONS)
     assert game.board_options == COMPACT_OPTIONS
-    with pytest.raises(ValueError, match=r"^board options are for one engine, not 2$"):
-        TrackGame(16, 16, engines=2, board_options=COMPACT_OPTIONS)
+    assert TrackGame(16, 16, engines=2, board_options=COMPACT_OPTIONS).board_options == (
+        COMPACT_OPTIONS
+    )
+    search = ParallelSearch(16, 16, 3, engines=2, board_options={"serial_appends": True})
+    built = search.elaborate(None)
+    for name in ("engine_0", "engine_1"):
+        assert built.submodules[name].board_options == {"serial_appends": True}
+
+
+def test_board_option_from_the_command_line():
+    from trax_fpga.hdl.track_board import board_option
+
+    assert board_option("serial_appends") == ("serial_appends", True)
+    assert board_option("serial-appends=on") == ("serial_appends", True)
+    assert board_option("edge_banks=4") == ("edge_banks", 4)
+    for text, message in (
+        ("no_such", r"^no board option 'no_such'; the options: serial_writes, "),
+        ("edge_banks", r"^edge_banks takes 4 or 8, as edge_banks=4$"),
+        ("plain_undo=7", r"^plain_undo is a flag: name it alone to turn it on$"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            board_option(text)
 
 
 def test_the_listed_cell_in_hand_needs_the_plain_undo():
