@@ -205,6 +205,20 @@ def board_option_arg(text: str) -> tuple[str, bool | int]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def add_board_option_argument(parser: argparse.ArgumentParser, where: str) -> None:
+    """``--board-option NAME[=VALUE]`` (repeatable; ``args.board_option``, a list of pairs):
+    a :class:`~..hdl.track_board.TrackBoard` option that trades clocks for logic, ``where``."""
+    parser.add_argument(
+        "--board-option",
+        type=board_option_arg,
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help=f"a TrackBoard option that trades clocks for logic, {where} (repeatable), e.g. "
+        "serial_appends or edge_banks=4",
+    )
+
+
 def with_move_table(spec: BoardSpec, entries: int, shared: bool = False) -> BoardSpec:
     """``spec`` whose player's engines each have a table of ``entries`` best moves
     (docs/hash-moves.md; 0: none), or with ``shared`` one table of them for all engines."""
@@ -368,15 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the engines' candidates from the newest cell of the frontier list (default: the "
         "board file's)",
     )
-    parser.add_argument(
-        "--board-option",
-        type=board_option_arg,
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="a TrackBoard option that trades clocks for logic, on every engine's board "
-        "(repeatable), e.g. serial_appends or edge_banks=4 (default: the board file's)",
-    )
+    add_board_option_argument(parser, "on every engine's board beside the board file's")
     parser.add_argument(
         "--clock",
         type=float,

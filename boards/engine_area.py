@@ -25,7 +25,7 @@ from amaranth.back import rtlil
 
 from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure
-from .build import board_option_arg, tool_environment
+from .build import add_board_option_argument, tool_environment
 
 __all__ = ["main", "module_stats"]
 
@@ -80,15 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--newest-first", action="store_true", help="candidates newest first (as the ULX3S's)"
     )
-    parser.add_argument(
-        "--board-option",
-        type=board_option_arg,
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="a TrackBoard option that trades clocks for logic (repeatable), e.g. plain_undo or "
-        "edge_banks=4",
-    )
+    add_board_option_argument(parser, "on the engine's board")
     args = parser.parse_args(argv)
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")

@@ -38,7 +38,7 @@ import json
 import pathlib
 import statistics
 
-from ..boards.build import board_option_arg, checkout_commit
+from ..boards.build import add_board_option_argument, checkout_commit
 from ..host.notation import Move
 from ..host.search_bench import figure
 from ..host.search_bench import midgame_positions as positions
@@ -427,15 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="every search's candidates from the newest cell of the frontier list",
     )
-    parser.add_argument(
-        "--board-option",
-        type=board_option_arg,
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="every search on a board with this TrackBoard option, one that trades clocks for "
-        "logic (repeatable), e.g. plain_undo or edge_banks=4",
-    )
+    add_board_option_argument(parser, "on the board of every search")
     parser.add_argument(
         "--records",
         type=pathlib.Path,
