@@ -38,6 +38,7 @@ __all__ = [
     "main",
     "open_board",
     "open_board_player",
+    "player_search_options",
     "real_board_config",
     "simulated_board",
 ]
@@ -116,12 +117,32 @@ class BoardConfig:
             self.team,
             budget=self.budget or 2**32 - 1,
             think_time=self.think,
-            search_options=dict(self.search_options),
+            search_options=player_search_options(self.search_options),
         )
 
     def key(self) -> str:
         """A digest of the parameters and of every gateware source file."""
         return gateware_key(repr(dataclasses.astuple(self)))
+
+
+def player_search_options(options) -> dict:
+    """``search_options`` as (name, integer) pairs, as the :class:`~trax_fpga.hdl.player.Player`
+    takes them: the names of :class:`~trax_fpga.hdl.track_board.TrackBoard`'s options that trade
+    clocks for logic (``serial_appends=1``, ``edge_banks=4``) go into every engine's
+    ``board_options``."""
+    from trax_fpga.hdl.track_board import COMPACT_OPTIONS
+
+    search, board = {}, {}
+    for name, value in options:
+        if name == "edge_banks":
+            board[name] = value
+        elif name in COMPACT_OPTIONS:
+            board[name] = bool(value)
+        else:
+            search[name] = value
+    if board:
+        search["board_options"] = board
+    return search
 
 
 def real_board_config(*, window: int = REAL_TORUS, think: float = SIM_THINK) -> BoardConfig:

@@ -174,7 +174,7 @@ def test_the_real_board_parameters_are_the_board_files():
     assert spec.title.startswith(simulated.REAL_BOARD_TITLE)
     assert simulated.REAL_THINK == DEFAULT_THINK_TIME
     board_search = {**BOARD_SEARCH["search_options"], **spec.player_options["search_options"]}
-    assert dict(simulated.REAL_SEARCH) == board_search
+    assert simulated.player_search_options(simulated.REAL_SEARCH) == board_search
     config = simulated.real_board_config()
     assert (config.clock, config.budget) == (spec.design_hz, 0)  # no node limit, as the board
     assert (config.window, config.window) == spec.torus == (simulated.REAL_TORUS,) * 2
@@ -188,6 +188,21 @@ def test_the_real_board_parameters_are_the_board_files():
     assert board_search["table_scores"]  # (the chooser's default)
     assert board_search["attack_cut"] == engine.DEFAULT_ATTACK_CUT
     assert board_search["newest_first"] == engine.DEFAULT_NEWEST_FIRST
+
+
+def test_sim_search_options_name_the_boards_options_too():
+    """``trax sim --search serial_appends=1`` (a TrackBoard option) reaches every engine's
+    board."""
+    options = (("edge_banks", 4), ("engines", 2), ("serial_appends", 1), ("plain_undo", 0))
+    assert simulated.player_search_options(options) == {
+        "engines": 2,
+        "board_options": {"edge_banks": 4, "serial_appends": True, "plain_undo": False},
+    }
+    assert simulated.player_search_options((("engines", 2),)) == {"engines": 2}
+    config = simulated.BoardConfig(search_options=(("engines", 2), ("serial_appends", 1)))
+    player = config.player()
+    player._MustUse__silence = True
+    assert player.search_options["board_options"] == {"serial_appends": True}
 
 
 def test_the_strength_notice_says_how_much_weaker_in_figures():
