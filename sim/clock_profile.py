@@ -2,7 +2,8 @@
 the search (a benchmark, not a test).
 
 ``python -m trax_fpga.sim.clock_profile [--torus 64] [--positions 4] [--budget 1500] [--depth 6]
-[--records FILE] [--engines N] [--move-table E [--shared-table] [--table-scores]]``
+[--records FILE] [--engines N] [--move-table E [--shared-table] [--table-scores]] [--attack-cut]
+[--newest-first]``
 
 Runs :class:`~trax_fpga.hdl.track_search.TrackSearch` in the Amaranth simulator on the mid-game
 positions of the human games (those of ``track_bench``'s figures) and samples, every clock of every
@@ -37,7 +38,7 @@ from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure, midgame_positions
 from ..host.tiles import Colour
 from .rules_driver import AmaranthSimBackend
-from .track_bench import RECORDS, UNLIMITED, table_label
+from .track_bench import RECORDS, UNLIMITED, order_label, table_label
 from .track_driver import TrackSearchSim
 
 __all__ = ["main", "profile", "recording_fsms"]
@@ -100,14 +101,17 @@ def profile(
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
+    order: dict | None = None,
 ) -> tuple[list, collections.Counter]:
     """Search ``positions`` mid-game positions with ``budget`` nodes each (with ``engines``,
     a parallel search to ``depth`` with no node limit): the searches' results and the clocks
     spent in each (search state, board state) pair while the search was busy, summed over the
-    engines (``table_scores``: the table holds the nodes' values too)."""
+    engines (``table_scores``: the table holds the nodes' values too; ``order``: the
+    ``attack_cut`` and ``newest_first`` options)."""
+    order = order or {}
     if engines is None:
         component = TrackSearch(
-            torus, torus, depth, move_table=move_table, table_scores=table_scores
+            torus, torus, depth, move_table=move_table, table_scores=table_scores, **order
         )
     else:
         component = ParallelSearch(
@@ -118,6 +122,7 @@ def profile(
             move_table=move_table,
             shared_table=shared_table,
             table_scores=table_scores,
+            **order,
         )
         budget = UNLIMITED
     backend = _ProfiledBackend(component)
@@ -154,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--table-scores", action="store_true", help="the nodes' values in the table too"
     )
+    parser.add_argument(
+        "--attack-cut", action="store_true", help="the attack cut (as the ULX3S board file)"
+    )
+    parser.add_argument(
+        "--newest-first", action="store_true", help="candidates newest first (as the ULX3S's)"
+    )
     args = parser.parse_args(argv)
     if args.shared_table and not (args.engines and args.move_table):
         parser.error("--shared-table needs --engines and --move-table")
@@ -169,12 +180,14 @@ def main(argv: list[str] | None = None) -> int:
         move_table=args.move_table,
         shared_table=args.shared_table,
         table_scores=args.table_scores,
+        order={"attack_cut": args.attack_cut, "newest_first": args.newest_first},
     )
     nodes = sum(got.nodes for got in results)
     cycles = sum(got.cycles for got in results)
     table = ""
     if args.move_table:
         table = table_label(args.move_table, args.shared_table, args.table_scores)
+    table += order_label({"attack_cut": args.attack_cut, "newest_first": args.newest_first})
     if args.engines is None:
         where = (
             f"TrackSearch {args.torus}x{args.torus}, Amaranth sim, {len(results)} human-game "
