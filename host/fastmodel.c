@@ -426,6 +426,8 @@ static int signed_mod(int v, int size) {
 #define RESEARCH_DEEPER 4 /* the table's score also answers a search shallower than its own */
 #define RESEARCH_FITTED 8 /* the quiet evaluation is the fitted weights' (fm_research_weights) */
 #define RESEARCH_HALF 16  /* a move after which its mover holds an attack costs half a ply */
+#define RESEARCH_REDUCE 32 /* a move far from the two turns before it: a ply shallower */
+#define REDUCE_FAR 2       /* RESEARCH_REDUCE's "far": more cells than this outside each box */
 
 typedef struct {
     int attacks[2], potential[2];
@@ -611,6 +613,33 @@ static int candidates(Searcher *s, int first) {
 
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta);
 
+/* _Searcher.reduction (research, RESEARCH_REDUCE; the Python model's TrackTuning.reduce_far =
+ * REDUCE_FAR from ply 1): the plies the move just played at `ply` is searched shallower: 1 when
+ * its cell lies more than REDUCE_FAR cells (in x or in y) outside the box of the tiles of each
+ * of the two turns before it (KizuNa's "old line reduction", in a form a board could keep) and
+ * at least 2 plies are left; else 0. */
+static int reduction(const Searcher *s, int ply, int depth) {
+    const Position *p = s->p;
+    if (!(s->research & RESEARCH_REDUCE) || ply < 1 || depth - ply < 2 || p->n_turns < 3)
+        return 0;
+    int c = p->placed[p->turns[p->n_turns - 1].start], x = cell_x(c), y = cell_y(c);
+    for (int back = 2; back <= 3; back++) {
+        const Turn *t = &p->turns[p->n_turns - back];
+        int min_x = REACH + 1, max_x = -REACH - 1, min_y = REACH + 1, max_y = -REACH - 1;
+        for (int i = t->start; i < t->start + t->count; i++) {
+            int tx = cell_x(p->placed[i]), ty = cell_y(p->placed[i]);
+            if (tx < min_x) min_x = tx;
+            if (tx > max_x) max_x = tx;
+            if (ty < min_y) min_y = ty;
+            if (ty > max_y) max_y = ty;
+        }
+        if (min_x - REDUCE_FAR <= x && x <= max_x + REDUCE_FAR && min_y - REDUCE_FAR <= y &&
+            y <= max_y + REDUCE_FAR)
+            return 0;
+    }
+    return 1;
+}
+
 /* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
  * search goes on below it. */
 #define NONE_VALUE (-100000)
@@ -674,7 +703,7 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
         if (s->engine) yield_node(s->engine, 1); /* (hwparallel's negamax_steps) */
-        int v = value(s, ply, depth, alpha, beta);
+        int v = value(s, ply, depth - reduction(s, ply, depth), alpha, beta);
         pop(p);
         if (v > best) best = v, best_key = cands[i].key;
         if (v > alpha) {
@@ -1027,10 +1056,10 @@ static void split_share(Engine *e, int ply) {
         int ticket = ticket_of(&node->tickets);
         while (ticket > 0 && !node->completed0) yield_node(e, 0);
         if (!take_ticket(s, moves_here, n, &next, &ordinal, ticket)) break;
-        int alpha = split_alpha(it, node);
+        int alpha = split_alpha(it, node), depth = e->depth - reduction(s, ply, e->depth);
         yield_node(e, 1);
-        int value = leaf(s, ply, e->depth);
-        if (value == NONE_VALUE) value = -negamax(s, ply + 1, e->depth, -INFINITY_SCORE, -alpha);
+        int value = leaf(s, ply, depth);
+        if (value == NONE_VALUE) value = -negamax(s, ply + 1, depth, -INFINITY_SCORE, -alpha);
         pop(s->p);
         if (value > node->best[e->number]) node->best[e->number] = value;
         if (ticket == 0) node->completed0 = 1;

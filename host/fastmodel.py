@@ -54,6 +54,7 @@ __all__ = [
     "RESEARCH_FITTED",
     "RESEARCH_HALF",
     "RESEARCH_NEWEST",
+    "RESEARCH_REDUCE",
     "FastModelError",
     "available",
     "fast_parallel_search",
@@ -107,6 +108,10 @@ RESEARCH_FITTED = 8
 #: A move after which its mover holds an attack costs half a ply of the iteration's depth
 #: (KizuNa's extension), so forcing lines are searched deeper.
 RESEARCH_HALF = 16
+#: A move at ply 1 or deeper whose cell lies more than 2 cells (in x or in y) outside the box of
+#: each of the two turns before it is searched a ply shallower (KizuNa's "old line reduction";
+#: the Python model's tuning ``reduce_far=2``, node for node in one engine).
+RESEARCH_REDUCE = 32
 
 #: :func:`research_weights`'s layout holding the board's own evaluation: per kind of track
 #: (index 3 (distance - 1) + relation, :func:`.trackeval.loop_kind`) the side to move's 12

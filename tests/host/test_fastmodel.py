@@ -208,6 +208,26 @@ def test_research_extensions_are_the_tunings_node_for_node():
     assert len(positions) == 6
 
 
+def test_research_reduction_is_the_tunings_node_for_node():
+    """RESEARCH_REDUCE (a move far from the two turns before it searched a ply shallower) is
+    the Python model's tuning ``reduce_far=2`` on the board file's search, node for node, and
+    it reduces: fewer nodes to the same depth in most positions."""
+    tuning = TUNINGS["hash16k-scores-r2"]
+    table = {"move_table": 16384, "table_scores": True}
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    fewer = 0
+    for position in positions:
+        expected = hw_search(position, 64, 64, 3000, 8, board="track", tuning=tuning)
+        found = fast_search(position, 64, 64, 3000, 8, research=fastmodel.RESEARCH_REDUCE, **table)
+        assert found == expected, repr(position)
+        full = fast_search(position, 64, 64, 10**9, 4, **table)
+        reduced = fast_search(
+            position, 64, 64, 10**9, 4, research=fastmodel.RESEARCH_REDUCE, **table
+        )
+        fewer += reduced.nodes < full.nodes
+    assert len(positions) == 6 and fewer >= 4
+
+
 @pytest.mark.parametrize(
     "name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19", "board1-r0"]
 )
