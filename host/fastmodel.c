@@ -428,6 +428,7 @@ static int signed_mod(int v, int size) {
 #define RESEARCH_HALF 16  /* a move after which its mover holds an attack costs half a ply */
 #define RESEARCH_REDUCE 32 /* a move far from the two turns before it: a ply shallower */
 #define REDUCE_FAR 2       /* RESEARCH_REDUCE's "far": more cells than this outside each box */
+#define RESEARCH_PVS 64    /* moves after a node's first searched with a null window first */
 
 typedef struct {
     int attacks[2], potential[2];
@@ -677,6 +678,16 @@ static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
     return v != NONE_VALUE ? v : -negamax(s, ply + 1, depth, -beta, -alpha);
 }
 
+/* Research (RESEARCH_PVS): `value` of a move after the node's first (`later`) searched with a
+ * null window at alpha first, and again with the whole window only when it beats alpha (the
+ * principal variation search); the same minimax value at the root. */
+static int pv_value(Searcher *s, int ply, int depth, int alpha, int beta, int later) {
+    if (!(s->research & RESEARCH_PVS) || !later || beta - alpha <= 1)
+        return value(s, ply, depth, alpha, beta);
+    int v = value(s, ply, depth, alpha, alpha + 1);
+    return v > alpha && v < beta ? value(s, ply, depth, alpha, beta) : v;
+}
+
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     Position *p = s->p;
     int left = depth - ply, first = s->killers[ply], turn = turn_colour(p);
@@ -703,7 +714,8 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
         if (s->engine) yield_node(s->engine, 1); /* (hwparallel's negamax_steps) */
-        int v = value(s, ply, depth - reduction(s, ply, depth), alpha, beta);
+        int v = pv_value(s, ply, depth - reduction(s, ply, depth), alpha, beta,
+                         best > -INFINITY_SCORE);
         pop(p);
         if (v > best) best = v, best_key = cands[i].key;
         if (v > alpha) {
@@ -822,7 +834,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
                 s->first_legal = cands[i].key;
                 s->first_legal_cell = cands[i].cell, s->first_legal_symbol = cands[i].symbol;
             }
-            int v = value(s, 0, depth, alpha, beta);
+            int v = pv_value(s, 0, depth, alpha, beta, best > -INFINITY_SCORE);
             pop(s->p);
             if (v > best) {
                 best = v, best_key = cands[i].key;

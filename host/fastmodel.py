@@ -54,6 +54,7 @@ __all__ = [
     "RESEARCH_FITTED",
     "RESEARCH_HALF",
     "RESEARCH_NEWEST",
+    "RESEARCH_PVS",
     "RESEARCH_REDUCE",
     "FastModelError",
     "available",
@@ -112,6 +113,9 @@ RESEARCH_HALF = 16
 #: each of the two turns before it is searched a ply shallower (KizuNa's "old line reduction";
 #: the Python model's tuning ``reduce_far=2``, node for node in one engine).
 RESEARCH_REDUCE = 32
+#: The moves after a node's first searched with a null window first, again with the whole
+#: window only when they beat alpha (the principal variation search).
+RESEARCH_PVS = 64
 
 #: :func:`research_weights`'s layout holding the board's own evaluation: per kind of track
 #: (index 3 (distance - 1) + relation, :func:`.trackeval.loop_kind`) the side to move's 12

@@ -228,6 +228,27 @@ def test_research_reduction_is_the_tunings_node_for_node():
     assert len(positions) == 6 and fewer >= 4
 
 
+def test_research_pvs_keeps_the_values_with_fewer_nodes():
+    """RESEARCH_PVS (moves after a node's first searched with a null window first, again with
+    the whole window when they beat alpha): the same value at every depth as the search
+    without, in fewer nodes over the positions."""
+    table = {"move_table": 16384, "table_scores": True}
+    order = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
+    positions = midgame_positions(8, 64, HUMAN_GAMES)
+    nodes = {0: 0, fastmodel.RESEARCH_PVS: 0}
+    for position in positions:
+        for depth in (2, 3, 4):
+            full, pvs = (
+                fast_search(position, 64, 64, 10**9, depth, research=order | flag, **table)
+                for flag in nodes
+            )
+            assert (pvs.score, pvs.depth) == (full.score, full.depth), (repr(position), depth)
+            nodes[0] += full.nodes
+            nodes[fastmodel.RESEARCH_PVS] += pvs.nodes
+    assert len(positions) == 8
+    assert nodes[fastmodel.RESEARCH_PVS] < 0.9 * nodes[0], nodes
+
+
 @pytest.mark.parametrize(
     "name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19", "board1-r0"]
 )
