@@ -129,17 +129,26 @@ def player_search_options(options) -> dict:
     """``search_options`` as (name, integer) pairs, as the :class:`~trax_fpga.hdl.player.Player`
     takes them: the names of :class:`~trax_fpga.hdl.track_board.TrackBoard`'s options that trade
     clocks for logic (``serial_appends=1``, ``edge_banks=4``) go into every engine's
-    ``board_options``."""
-    from trax_fpga.hdl.track_board import COMPACT_OPTIONS
+    ``board_options``. ValueError names an unknown option and the known ones."""
+    import inspect
 
+    from trax_fpga.hdl.track_board import COMPACT_OPTIONS
+    from trax_fpga.hdl.track_game import TrackGame
+
+    known = set(inspect.signature(TrackGame).parameters) - {"columns", "rows", "board_options"}
     search, board = {}, {}
     for name, value in options:
         if name == "edge_banks":
+            if value not in (4, 8):
+                raise ValueError(f"edge_banks must be 4 or 8, not {value}")
             board[name] = value
         elif name in COMPACT_OPTIONS:
             board[name] = bool(value)
-        else:
+        elif name in known:
             search[name] = value
+        else:
+            names = ", ".join(sorted(known | set(COMPACT_OPTIONS)))
+            raise ValueError(f"no search option {name!r}; the options: {names}")
     if board:
         search["board_options"] = board
     return search
@@ -388,7 +397,7 @@ def add_arguments(parser) -> None:
         metavar="NAME=VALUE",
         help="an option of the search (default "
         + ", ".join(f"{k}={v}" for k, v in defaults.search_options)
-        + "); may be repeated",
+        + ") or of every engine's board (e.g. serial_appends=1, edge_banks=4); may be repeated",
     )
     parser.add_argument(
         "--engines",

@@ -105,6 +105,12 @@ def test_sim_option_errors():
     )  # fmt: skip
     assert result.returncode == 1
     assert "too fast" in result.stderr
+    result = subprocess.run(
+        [*TRAX, "sim", "--search", "bogus=1"], capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 1  # (a traceback at the build until the twenty-eighth session)
+    assert "no search option 'bogus'" in result.stderr and "Traceback" not in result.stderr
 
 
 def _play_args(**overrides) -> argparse.Namespace:
@@ -203,6 +209,10 @@ def test_sim_search_options_name_the_boards_options_too():
     player = config.player()
     player._MustUse__silence = True
     assert player.search_options["board_options"] == {"serial_appends": True}
+    with pytest.raises(ValueError, match=r"^no search option 'bogus'; the options: attack_cut, "):
+        simulated.player_search_options((("bogus", 1),))
+    with pytest.raises(ValueError, match=r"^edge_banks must be 4 or 8, not 5$"):
+        simulated.player_search_options((("edge_banks", 5),))
 
 
 def test_the_strength_notice_says_how_much_weaker_in_figures():
