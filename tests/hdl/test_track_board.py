@@ -444,9 +444,12 @@ def test_board_options_reach_every_engine():
         COMPACT_OPTIONS
     )
     search = ParallelSearch(16, 16, 3, engines=2, board_options={"serial_appends": True})
-    built = search.elaborate(None)
+    built = search.elaborate(None)  # (one level: the engines are made, not elaborated)
+    built._MustUse__silence = True
     for name in ("engine_0", "engine_1"):
-        assert built.submodules[name].board_options == {"serial_appends": True}
+        engine = built.submodules[name]
+        engine._MustUse__silence = True
+        assert engine.board_options == {"serial_appends": True}
 
 
 def test_board_option_from_the_command_line():
