@@ -13,7 +13,7 @@ from amaranth.lib.wiring import In, Out
 
 from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, check_engine_options
 from .track_board import check_torus
-from .track_game import TrackGame
+from .track_game import TrackGame, check_search_options
 from .uart import UART, divisor_for
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_THINK_TIME", "LED_NAMES", "Player"]
@@ -114,6 +114,7 @@ class Player(wiring.Component):
         if not 1 <= self.cycle_budget < 2**32:
             raise ValueError(f"think time {think_time!r} s is not 1 to 2**32 - 1 clocks")
         self.search_options = dict(search_options or {})
+        check_search_options(self.search_options)
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
         check_engine_options(team, opening, max_line)
         self.team = team

@@ -71,6 +71,7 @@ __all__ = [
     "box_signature",
     "cell_address",
     "cell_bank",
+    "check_board_options",
     "check_torus",
     "cursor_layout",
     "edge_address",
@@ -305,6 +306,20 @@ COMPACT_OPTIONS = {
 }
 
 
+def check_board_options(options: dict) -> None:
+    """ValueError unless ``options`` are :class:`TrackBoard` options of :data:`COMPACT_OPTIONS`
+    with values it takes (``edge_banks`` 4 or 8; ``listed_in_hand`` with ``plain_undo``)."""
+    for name in options:
+        if name not in COMPACT_OPTIONS:
+            options_list = ", ".join(COMPACT_OPTIONS)
+            raise ValueError(f"no board option {name!r}; the options: {options_list}")
+    edge_banks = options.get("edge_banks", EDGE_BANKS)
+    if edge_banks not in (4, 8):
+        raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
+    if options.get("listed_in_hand") and not options.get("plain_undo"):
+        raise ValueError("listed_in_hand needs plain_undo (the cell in hand is kept for UNDO)")
+
+
 def board_option(text: str) -> tuple[str, bool | int]:
     """A command line's ``NAME`` or ``NAME=VALUE`` as one of the :class:`TrackBoard` options of
     :data:`COMPACT_OPTIONS` (a flag alone is on; ``edge_banks=4``); ValueError names the
@@ -312,7 +327,7 @@ def board_option(text: str) -> tuple[str, bool | int]:
     name, _, value = text.partition("=")
     name = name.strip().replace("-", "_")
     if name not in COMPACT_OPTIONS:
-        raise ValueError(f"no board option {name!r}; the options: {', '.join(COMPACT_OPTIONS)}")
+        check_board_options({name: True})  # (the error naming the options)
     if name == "edge_banks":
         if value.strip() not in ("4", "8"):
             raise ValueError("edge_banks takes 4 or 8, as edge_banks=4")
@@ -516,13 +531,12 @@ class TrackBoard(wiring.Component):
         self.plain_undo = bool(plain_undo)
         self.reread_candidates = bool(reread_candidates)
         self.forced_via_stack = bool(forced_via_stack)
-        if edge_banks not in (4, 8):
-            raise ValueError(f"edge_banks must be 4 or 8, not {edge_banks!r}")
+        check_board_options(
+            {"edge_banks": edge_banks, "listed_in_hand": listed_in_hand, "plain_undo": plain_undo}
+        )
         self.edge_banks = edge_banks
         self.marks_in_block_ram = bool(marks_in_block_ram)
         self.deferred_appends = bool(deferred_appends)
-        if listed_in_hand and not plain_undo:
-            raise ValueError("listed_in_hand needs plain_undo (the cell in hand is kept for UNDO)")
         self.listed_in_hand = bool(listed_in_hand)
         if position_key and (columns > 64 or rows > 64):
             raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")

@@ -8,18 +8,42 @@ the game's position. A search that the protocol gives up (a command came) is unw
 board; a game command that comes meanwhile waits for it.
 """
 
+import inspect
+
 from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .parallel_search import ParallelSearch
 from .protocol import search_signature
-from .track_board import TrackOp, box_eq, check_torus, move_eq, move_layout
+from .track_board import (
+    COMPACT_OPTIONS,
+    TrackOp,
+    box_eq,
+    check_board_options,
+    check_torus,
+    move_eq,
+    move_layout,
+)
 from .track_rules import Command, Outcome, end_turn, rules_signature
 from .track_search import TrackSearch
 from .types import Colour, Verdict
 
-__all__ = ["TrackGame"]
+__all__ = ["TrackGame", "check_search_options"]
+
+
+def check_search_options(options: dict) -> None:
+    """ValueError unless ``options`` are :class:`TrackGame`'s (its keyword arguments, with
+    ``board_options`` checked by :func:`~.track_board.check_board_options`): a player's
+    ``search_options`` are checked when it is made, not when it is built."""
+    known = set(inspect.signature(TrackGame).parameters) - {"columns", "rows"}
+    for name in options:
+        if name not in known:
+            raise ValueError(
+                f"no search option {name!r}; the options: {', '.join(sorted(known))}; "
+                f"board_options: {', '.join(COMPACT_OPTIONS)}"
+            )
+    check_board_options(options.get("board_options") or {})
 
 
 class TrackGame(wiring.Component):
@@ -97,6 +121,7 @@ class TrackGame(wiring.Component):
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
         self.board_options = dict(board_options or {})
+        check_board_options(self.board_options)
         self.max_depth = max_depth
         self.evaluation = evaluation
         self.engines = engines

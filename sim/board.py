@@ -129,28 +129,22 @@ def player_search_options(options) -> dict:
     """``search_options`` as (name, integer) pairs, as the :class:`~trax_fpga.hdl.player.Player`
     takes them: the names of :class:`~trax_fpga.hdl.track_board.TrackBoard`'s options that trade
     clocks for logic (``serial_appends=1``, ``edge_banks=4``) go into every engine's
-    ``board_options``. ValueError names an unknown option and the known ones."""
-    import inspect
-
+    ``board_options``. ValueError names an unknown option and the known ones
+    (:func:`~trax_fpga.hdl.track_game.check_search_options`, as the player checks them)."""
     from trax_fpga.hdl.track_board import COMPACT_OPTIONS
-    from trax_fpga.hdl.track_game import TrackGame
+    from trax_fpga.hdl.track_game import check_search_options
 
-    known = set(inspect.signature(TrackGame).parameters) - {"columns", "rows", "board_options"}
     search, board = {}, {}
     for name, value in options:
         if name == "edge_banks":
-            if value not in (4, 8):
-                raise ValueError(f"edge_banks must be 4 or 8, not {value}")
             board[name] = value
         elif name in COMPACT_OPTIONS:
             board[name] = bool(value)
-        elif name in known:
-            search[name] = value
         else:
-            names = ", ".join(sorted(known | set(COMPACT_OPTIONS)))
-            raise ValueError(f"no search option {name!r}; the options: {names}")
+            search[name] = value
     if board:
         search["board_options"] = board
+    check_search_options(search)
     return search
 
 
