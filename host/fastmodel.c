@@ -429,6 +429,7 @@ static int signed_mod(int v, int size) {
 #define RESEARCH_REDUCE 32 /* a move far from the two turns before it: a ply shallower */
 #define REDUCE_FAR 2       /* RESEARCH_REDUCE's "far": more cells than this outside each box */
 #define RESEARCH_PVS 64    /* moves after a node's first searched with a null window first */
+#define RESEARCH_SHAPES 128 /* the quiet evaluation: shapes of tracks and pairs (fm_shape_weights) */
 
 typedef struct {
     int attacks[2], potential[2];
@@ -494,10 +495,97 @@ static void pseudo_threats(const Position *p, Features *f) {
             }
 }
 
-static int track_score(const Features *f, int turn, int research) {
+/* Research (RESEARCH_SHAPES): the features KizuNa's evaluation weighs (its Board::updateEvalInfo,
+ * docs/evaluation.md), counted from the side to move's view. A track's *front* cells are the
+ * empty cells its two open ends face, its *back* cells the tiles they leave; differences are
+ * taken on the torus (signed_mod) and their sizes capped at 3. Layout (SHAPE_FEATURES):
+ *   0, 1      pseudo-threats: pairs of one colour's 1-1 corners (a curve's track, both ends open)
+ *             on the same tile a knight's move apart; the side to move's, the other's
+ *   2, 3      long tracks, once per axis: fronts at least 7 apart and within 2 of the box's span
+ *             (the box's last column less its first); mine, theirs
+ *   4 + 2s    a track of shape s: its fronts' |dx|, |dy|, its backs' |dx|, |dy|, 2 bits each
+ *             from bit 0; the side to move's colour; 5 + 2s the other colour's
+ *   516 + 2q  every pair of tracks of one colour, its ends matched both ways, gives two patterns
+ *             q: a matched pair of fronts' |dx|, |dy| in bits 0-3, the other pair's in bits 4-7,
+ *             the lesser of the two orders (so q does not depend on the order of the ends);
+ *             mine; 517 + 2q the other colour's
+ *   1028      a constant (always 1)
+ * The value is the sum of fm_shape_weights's weights over these counts, less ATTACK_WEIGHT for
+ * each of the opponent's attacks. */
+#define SHAPE_FEATURES 1029
+#define SHAPE_TRACKS 4
+#define SHAPE_PAIRS 516
+#define MAX_SHAPE_TRACKS 512
+#define CORNER_SHAPE 5 /* fronts 1 apart in x and in y, one back cell */
+static int shape_weights[SHAPE_FEATURES];
+
+void fm_shape_weights(const int32_t *weights, int n) {
+    for (int i = 0; i < SHAPE_FEATURES; i++) shape_weights[i] = i < n ? weights[i] : 0;
+}
+
+static int capped(int v, int size) {
+    v = abs(signed_mod(v, size));
+    return v < 3 ? v : 3;
+}
+
+/* Walk the features of `p` for the side to move `side`: add each one's weight to the sum returned
+ * and, when `counts` is given, count it there too. */
+static int shape_walk(const Position *p, int side, const Features *f, int32_t *counts) {
+    int fx[MAX_SHAPE_TRACKS][2], fy[MAX_SHAPE_TRACKS][2], colour[MAX_SHAPE_TRACKS], n = 0;
+    int corner[MAX_SHAPE_TRACKS]; /* a 1-1 corner's tile cell, or NONE */
+    int sum = 0, index;
+#define COUNT(i) (index = (i), sum += shape_weights[index], counts ? counts[index]++ : 0)
+    COUNT(SHAPE_FEATURES - 1);
+    int box_w = p->max_x - p->min_x, box_h = p->max_y - p->min_y;
+    for (int i = 0; i < p->n_open && n < MAX_SHAPE_TRACKS; i++) {
+        int e[2] = {p->open_list[i], p->ends[p->open_list[i]]};
+        if (e[0] > e[1]) continue;
+        int bx[2], by[2];
+        for (int j = 0; j < 2; j++) {
+            bx[j] = cell_x(e[j] >> 2), by[j] = cell_y(e[j] >> 2);
+            fx[n][j] = bx[j] + DX[e[j] & 3], fy[n][j] = by[j] + DY[e[j] & 3];
+        }
+        colour[n] = colour_at(p, e[0]);
+        int other = colour[n] != side;
+        int sx = abs(signed_mod(fx[n][1] - fx[n][0], p->width));
+        int sy = abs(signed_mod(fy[n][1] - fy[n][0], p->height));
+        if ((9 - sx > box_w - sx ? 9 - sx : box_w - sx) <= 2) COUNT(2 + other);
+        if ((9 - sy > box_h - sy ? 9 - sy : box_h - sy) <= 2) COUNT(2 + other);
+        int shape = (sx < 3 ? sx : 3) | (sy < 3 ? sy : 3) << 2;
+        shape |= capped(bx[1] - bx[0], p->width) << 4 | capped(by[1] - by[0], p->height) << 6;
+        COUNT(SHAPE_TRACKS + 2 * shape + other);
+        corner[n] = shape == CORNER_SHAPE ? e[0] >> 2 : NONE;
+        for (int m = 0; m < n; m++) {
+            if (colour[m] != colour[n]) continue;
+            for (int swap = 0; swap < 2; swap++) {
+                int q[2];
+                for (int j = 0; j < 2; j++) {
+                    int k = j ^ swap;
+                    q[j] = capped(fx[n][j] - fx[m][k], p->width);
+                    q[j] |= capped(fy[n][j] - fy[m][k], p->height) << 2;
+                }
+                COUNT(SHAPE_PAIRS + 2 * (q[0] < q[1] ? q[0] | q[1] << 4 : q[1] | q[0] << 4) + other);
+            }
+            if (corner[n] != NONE && corner[m] != NONE && p->tile[corner[n]] == p->tile[corner[m]]) {
+                int dx = signed_mod(cell_x(corner[n]) - cell_x(corner[m]), p->width);
+                int dy = signed_mod(cell_y(corner[n]) - cell_y(corner[m]), p->height);
+                if (abs(dx * dy) == 2) COUNT(other);
+            }
+        }
+        n++;
+    }
+#undef COUNT
+    return sum - ATTACK_WEIGHT * f->attacks[!side];
+}
+
+static int track_score(const Position *p, const Features *f, int turn, int research) {
     int mine = turn, theirs = !turn;
     if (f->attacks[mine] > 0) return OWN_ATTACK;
     if (f->attacks[theirs] >= 2) return LOST;
+    if (research & RESEARCH_SHAPES) {
+        int value = shape_walk(p, turn, f, NULL);
+        return value < -CLAMP ? -CLAMP : value > CLAMP ? CLAMP : value;
+    }
     int value = f->potential[mine] - f->potential[theirs] + TEMPO;
     if (research & RESEARCH_FITTED) {
         value = fitted[29];
@@ -669,7 +757,7 @@ static int leaf(Searcher *s, int ply, int depth) {
     if (s->research & RESEARCH_FITTED) pseudo_threats(p, &f);
     if ((s->research & RESEARCH_CUT) && f.attacks[side] > 0) return -(WIN - (ply + 2));
     if (f.attacks[!side] > 0 && reached < 2 * (depth + s->extensions)) return NONE_VALUE;
-    return -track_score(&f, side, s->research);
+    return -track_score(p, &f, side, s->research);
 }
 
 /* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
@@ -898,6 +986,27 @@ int64_t fm_perft(const int32_t *game, int n_moves, int depth) {
     }
     free(p);
     return depth <= 0 ? 1 : total;
+}
+
+/* Research (RESEARCH_SHAPES): the features of a game's position, counted into `counts`
+ * (SHAPE_FEATURES, zeroed first); into `out` the attacks of the side to move and of the other
+ * and the evaluation's score (track_score with RESEARCH_SHAPES) for the side to move; -1 when
+ * the game does not replay, 1 when it is over, else 0. */
+int fm_shape_features(const int32_t *game, int n_moves, int width, int height, int32_t *counts,
+                      int32_t *out) {
+    Position *p = replay(game, n_moves, width, height);
+    if (!p) return -1;
+    int status = p->outcome ? 1 : 0;
+    memset(counts, 0, SHAPE_FEATURES * sizeof(int32_t));
+    if (!status) {
+        int side = turn_colour(p);
+        Features f = track_features(p);
+        shape_walk(p, side, &f, counts);
+        out[0] = f.attacks[side], out[1] = f.attacks[!side];
+        out[2] = track_score(p, &f, side, RESEARCH_SHAPES);
+    }
+    free(p);
+    return status;
 }
 
 /* --- many engines (host/hwparallel.py without helpers) ------------------------------------ */

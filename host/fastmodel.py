@@ -56,6 +56,7 @@ __all__ = [
     "RESEARCH_NEWEST",
     "RESEARCH_PVS",
     "RESEARCH_REDUCE",
+    "RESEARCH_SHAPES",
     "FastModelError",
     "available",
     "fast_parallel_search",
@@ -116,6 +117,9 @@ RESEARCH_REDUCE = 32
 #: The moves after a node's first searched with a null window first, again with the whole
 #: window only when they beat alpha (the principal variation search).
 RESEARCH_PVS = 64
+#: The quiet evaluation weighs the shapes of tracks and of pairs of tracks of one colour
+#: (KizuNa's features; :mod:`.shapes` sets the weights and counts the features).
+RESEARCH_SHAPES = 128
 
 #: :func:`research_weights`'s layout holding the board's own evaluation: per kind of track
 #: (index 3 (distance - 1) + relation, :func:`.trackeval.loop_kind`) the side to move's 12
@@ -207,6 +211,15 @@ def library() -> ctypes.CDLL:
     ]
     lib.fm_research_weights.restype = None
     lib.fm_research_weights.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int]
+    lib.fm_shape_weights.restype = None
+    lib.fm_shape_weights.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int]
+    lib.fm_shape_features.restype = ctypes.c_int
+    lib.fm_shape_features.argtypes = [
+        ctypes.POINTER(ctypes.c_int32),
+        *[ctypes.c_int] * 3,
+        ctypes.POINTER(ctypes.c_int32),
+        ctypes.POINTER(ctypes.c_int32),
+    ]
     lib.fm_perft.restype = ctypes.c_int64
     lib.fm_perft.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int, ctypes.c_int]
     return lib

@@ -53,6 +53,7 @@ from .judge import game_moves
 from .notation import Move
 from .position import Position
 from .search import search
+from .shapes import shape_weights
 from .trackresearch import TUNINGS
 
 __all__ = ["VARIANTS", "main", "play_match"]
@@ -562,6 +563,13 @@ def main(argv: list[str] | None = None) -> None:
         help="the fitted evaluation's weights (a JSON list, RESEARCH_FITTED: -r with 8), as "
         "`python -m trax_fpga.host.spsa` and `distill fit` write them",
     )
+    match.add_argument(
+        "--shape-weights",
+        type=pathlib.Path,
+        metavar="FILE",
+        help="the shapes evaluation's weights (a JSON list, RESEARCH_SHAPES: -r with 128), as "
+        "`python -m trax_fpga.host.shapes` writes them",
+    )
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     split.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -642,6 +650,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "match":
         if args.research_weights:
             research_weights(json.loads(args.research_weights.read_text()))
+        if args.shape_weights:
+            shape_weights(json.loads(args.shape_weights.read_text()))
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":

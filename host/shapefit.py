@@ -1,0 +1,211 @@
+"""The shapes evaluation's weights, fitted to the board's own self-play (issue 12, research).
+
+``python -m trax_fpga.host.shapefit run --pairs 1000 --jobs 2 --out shapes.json`` plays the
+games and fits the weights that ``--research 128`` (:data:`.fastmodel.RESEARCH_SHAPES`) searches
+with; ``games`` and ``fit`` do the two halves apart. The method, reproducible with that one
+command (the games are deterministic given the seed):
+
+1. *Games.* The board file's search (one engine, its table, the attack cut and newest first:
+   ``search_bench``'s ``board1``, or ``--player``) plays itself at ``--budget`` nodes a move
+   from ``--games`` seeded random 4-ply openings (the search is deterministic: one game an
+   opening). Records are written one a line as ``<index> | <result> | <moves>``, the format of
+   ``tests/data/human_games.txt``.
+2. *Positions.* Every position of a decided game after its opening, labelled 1 if the side to
+   move went on to win, else 0; only those where the shapes evaluation decides (the side to
+   move holds no attack, the opponent at most one: otherwise the search scores +-500 or
+   extends). Features: :func:`.shapes.shape_features` (1,029 counts from the side to move's
+   view, the layout in ``host/fastmodel.c``).
+3. *Fit.* ``logit P(side to move wins) = (w . x - 150 attacks(opponent)) / 100`` (the score in
+   hundredths of a logit, as :mod:`.tune`; the opponent's attack weight is the board's, fixed),
+   by maximum likelihood with an L2 penalty (``--l2``, per position) on every weight but the
+   constant, full-batch gradient descent (Adam, ``--iterations``). Features seen in fewer than
+   ``--min-count`` positions are left at 0.
+4. *Weights*: ``w`` rounded to integers (a JSON list; ``search_bench match board1-r131 board1
+   --shape-weights FILE`` and ``trax engine --search model --research 128 --shape-weights FILE``
+   read it). The fit proposes; self-play at the board's nodes decides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import pathlib
+import sys
+
+from .judge import game_moves
+from .position import Position
+from .search_bench import MAX_PLIES, make_player, random_opening
+from .shapes import CONSTANT, SHAPE_FEATURES, shape_features
+
+__all__ = ["fit", "load_samples", "main", "self_play"]
+
+OPENING_PLIES = 4
+SCALE = 100  # score units per logit
+ATTACK_WEIGHT = 150  # the opponent's attacks (the board's evaluation, fixed in the fit)
+
+
+def _play(task: tuple[str, int, int]) -> tuple[str, list[str]]:
+    """One self-play game from the opening of ``seed``: its result and moves."""
+    player_name, budget, seed = task
+    player = make_player(player_name, budget)
+    position = Position.from_moves(random_opening(seed, OPENING_PLIES))
+    while position.outcome is None and position.ply < MAX_PLIES:
+        position.play(player(position))
+    result = str(position.outcome) if position.outcome else "none"
+    return result, [str(turn.move) for turn in position.turns]
+
+
+def self_play(player: str, budget: int, games: int, seed: int, jobs: int = 1, progress=None):
+    """``games`` self-play records, (result, moves) each, from the openings of seeds ``seed``,
+    ``seed + 1``, ...; ``progress(done, games)`` after each."""
+    tasks = [(player, budget, seed + k) for k in range(games)]
+    records = []
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        for record in pool.imap(_play, tasks) if pool else map(_play, tasks):
+            records.append(record)
+            if progress:
+                progress(len(records), games)
+    finally:
+        if pool:
+            pool.close()
+    return records
+
+
+def load_records(path: pathlib.Path) -> list[tuple[str, list[str]]]:
+    """Records written by :func:`write_records` (or any file of human_games.txt's format)."""
+    records = []
+    for line in path.read_text().splitlines():
+        moves = game_moves(line)
+        if moves:
+            records.append((line.split("|")[1].strip(), moves))
+    return records
+
+
+def write_records(path: pathlib.Path, records) -> None:
+    lines = ["# Self-play games: <index> | <result> | <moves> (python -m trax_fpga.host.shapefit)"]
+    lines += [f"{k} | {result} | {' '.join(moves)}" for k, (result, moves) in enumerate(records)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def load_samples(records, size: int = 64):
+    """The fit's positions of ``records``: (features, label, the opponent's attacks, game index,
+    ply) for every position after the opening of every decided game where the shapes evaluation
+    decides (method, step 2)."""
+    samples = []
+    for index, (result, moves) in enumerate(records):
+        winner = result.split("-")[0]
+        if winner not in ("white", "black"):
+            continue
+        position = Position()
+        for ply, move in enumerate(moves):
+            if ply >= OPENING_PLIES:
+                features = shape_features(position, size)
+                if features and features.attacks[0] == 0 and features.attacks[1] <= 1:
+                    label = int(position.turn.name.lower() == winner)
+                    samples.append((features.counts, label, features.attacks[1], index, ply))
+            position.play(move)
+    return samples
+
+
+def _loss(np, z, y) -> float:
+    """The mean log-loss of logits ``z`` against labels ``y``."""
+    return float(np.mean(np.logaddexp(0, z) - y * z))
+
+
+def fit(
+    samples,
+    l2: float = 1e-4,
+    iterations: int = 600,
+    min_count: int = 20,
+    rate: float = 2.0,
+    held_out: int = 5,
+    report=print,
+) -> list[int]:
+    """The weights (method, steps 3 and 4), fitted on the games whose index is not a multiple
+    of ``held_out`` and reported on those that are (0: fit on all)."""
+    import numpy as np
+
+    counts = np.array([s[0] for s in samples], dtype=np.float32)
+    labels = np.array([s[1] for s in samples], dtype=np.float32)
+    offsets = np.array([s[2] for s in samples], dtype=np.float32) * -ATTACK_WEIGHT
+    test = np.array([held_out > 0 and s[3] % held_out == 0 for s in samples])
+    used = (counts[~test] != 0).sum(axis=0) >= min_count
+    used[CONSTANT] = True
+    x = counts[:, used]
+    penalty = np.full(x.shape[1], l2, dtype=np.float32)
+    penalty[int(used[:CONSTANT].sum())] = 0  # the constant's column
+    w = np.zeros(x.shape[1], dtype=np.float64)
+    m, v = np.zeros_like(w), np.zeros_like(w)
+    train_x, train_y, train_o = x[~test], labels[~test], offsets[~test]
+    for t in range(1, iterations + 1):
+        z = (train_x @ w + train_o) / SCALE
+        p = 1 / (1 + np.exp(-z))
+        grad = train_x.T @ (p - train_y) / (SCALE * len(train_y)) + 2 * penalty * w / SCALE**2
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        w -= rate * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-12)
+    weights = np.zeros(SHAPE_FEATURES)
+    weights[used] = w
+    report(
+        f"{len(samples)} positions ({int(test.sum())} held out), {int(used.sum())} features "
+        f"used of {SHAPE_FEATURES}; log-loss: constant only "
+        f"{_loss(np, np.full(len(labels), 0.0), labels):.4f}, fit "
+        f"{_loss(np, (x[~test] @ w + train_o) / SCALE, train_y):.4f} (train)"
+        + (
+            f", {_loss(np, (x[test] @ w + offsets[test]) / SCALE, labels[test]):.4f} (held out)"
+            if test.any()
+            else ""
+        )
+    )
+    return [round(float(value)) for value in weights]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trax_fpga.host.shapefit",
+        description="Fit the shapes evaluation's weights (RESEARCH_SHAPES) to self-play.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    games = sub.add_parser("games", help="play the self-play games and write their records")
+    run = sub.add_parser("run", help="play the games and fit the weights (the whole method)")
+    for command in (games, run):
+        command.add_argument("--player", default="board1", help="search_bench's player (board1)")
+        command.add_argument("--budget", type=int, default=20000, help="nodes a move (20000)")
+        command.add_argument("--games", type=int, default=2000, help="games (2000)")
+        command.add_argument("--seed", type=int, default=1, help="first opening's seed (1)")
+        command.add_argument("--jobs", type=int, default=1, help="games played at once (1)")
+    games.add_argument("--records", type=pathlib.Path, required=True, help="write them here")
+    run.add_argument("--records", type=pathlib.Path, help="also write the records here")
+    fitting = sub.add_parser("fit", help="fit the weights to records already played")
+    fitting.add_argument("records", type=pathlib.Path, nargs="+", help="record files")
+    for command in (run, fitting):
+        command.add_argument("--l2", type=float, default=1e-4, help="L2 penalty (1e-4)")
+        command.add_argument("--iterations", type=int, default=600, help="Adam steps (600)")
+        command.add_argument("--min-count", type=int, default=20, help="rarest feature kept")
+        command.add_argument("--out", type=pathlib.Path, required=True, help="weights (JSON)")
+    args = parser.parse_args(argv)
+
+    if args.command in ("games", "run"):
+        if min(args.budget, args.games, args.jobs) < 1:
+            parser.error("--budget, --games and --jobs must be positive")
+
+        def progress(done: int, total: int) -> None:
+            if done % 100 == 0 or done == total:
+                print(f"  {done}/{total} games", file=sys.stderr, flush=True)
+
+        records = self_play(args.player, args.budget, args.games, args.seed, args.jobs, progress)
+        if args.records:
+            write_records(args.records, records)
+    else:
+        records = [r for path in args.records for r in load_records(path)]
+    if args.command in ("run", "fit"):
+        weights = fit(load_samples(records), args.l2, args.iterations, args.min_count)
+        args.out.write_text(json.dumps(weights) + "\n")
+        print(f"weights written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Research: an evaluation by the shapes of tracks and of pairs of tracks (issue 12).
+
+KizuNa, an open contest engine that beats the board, weighs the *shape* of every track (how far
+apart its two ends are, in x and in y, in front of them and behind) and of every pair of tracks
+of one colour (how far apart their ends are, matched both ways), where the board's evaluation
+weighs each track's distance alone (docs/evaluation.md, "What KizuNa's evaluation sees"). The
+compiled model searches with such an evaluation under ``research=RESEARCH_SHAPES``
+(``host/fastmodel.c``'s ``shape_walk`` documents the features and their layout); this module
+counts the features of a position (:func:`shape_features`), sets the weights the model searches
+with (:func:`shape_weights`), and holds a reference of the count in Python that the tests hold
+the compiled one to (:func:`reference_features`).
+
+The weights are fitted, not copied: ``python -m trax_fpga.host.shapes fit`` (:mod:`.shapefit`).
+``python -m trax_fpga.host.shapes kizuna eval_params.h`` maps KizuNa's own weights (its source's
+``src/trax/eval_params.h``, GPL, not part of this project) onto the layout, to measure what its
+evaluation is worth on the board's search; the result is for measuring, not for the player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import dataclasses
+import json
+import pathlib
+import re
+import sys
+
+from .fastmodel import _game, library
+from .position import Position
+from .tiles import STEP
+
+__all__ = [
+    "CONSTANT",
+    "LONG",
+    "PAIRS",
+    "PSEUDO",
+    "SHAPE_FEATURES",
+    "TRACKS",
+    "ShapeFeatures",
+    "kizuna_weights",
+    "pair_pattern",
+    "reference_features",
+    "shape_features",
+    "shape_weights",
+]
+
+#: The layout of the features (``host/fastmodel.c``, ``shape_walk``): each a pair of counts, the
+#: side to move's then the other colour's, at index ``2 k`` and ``2 k + 1`` past its start.
+PSEUDO, LONG, TRACKS, PAIRS, CONSTANT = 0, 2, 4, 516, 1028
+SHAPE_FEATURES = 1029
+#: A track's shape: fronts 1 apart in x and in y, one back cell (a curve's own track: a 1-1
+#: corner).
+CORNER_SHAPE = 1 | 1 << 2
+
+
+@dataclasses.dataclass(frozen=True)
+class ShapeFeatures:
+    """A position's feature counts (:data:`SHAPE_FEATURES`, from the side to move's view), the
+    attacks (tracks whose fronts are adjacent) of the side to move and of the other, and the
+    shapes evaluation's score for the side to move with the weights set now (+500 with an
+    attack of its own, -500 against two; else the weighted sum less 150 an opponent's attack,
+    clamped to +-400)."""
+
+    counts: tuple[int, ...]
+    attacks: tuple[int, int]
+    score: int
+
+
+def shape_features(position: Position, size: int = 64) -> ShapeFeatures | None:
+    """The features of ``position`` on a ``size`` x ``size`` torus, counted by the compiled
+    model; None when the game is over."""
+    game, count = _game(position)
+    counts = (ctypes.c_int32 * SHAPE_FEATURES)()
+    out = (ctypes.c_int32 * 3)()
+    status = library().fm_shape_features(game, count, size, size, counts, out)
+    if status < 0:
+        raise ValueError("the compiled model cannot replay this game")
+    if status == 1:
+        return None
+    return ShapeFeatures(tuple(counts), (out[0], out[1]), out[2])
+
+
+def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
+    """Set the weights :data:`.fastmodel.RESEARCH_SHAPES` searches with, for every search of this
+    process until set again."""
+    if len(weights) != SHAPE_FEATURES or not all(isinstance(w, int) for w in weights):
+        raise ValueError(f"shape weights are {SHAPE_FEATURES} integers")
+    library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
+
+
+def _capped(value: int, size: int) -> int:
+    value %= size
+    return min(3, abs(value - size if value >= size // 2 else value))
+
+
+def pair_pattern(first: int, second: int) -> int:
+    """The pattern of two matched pairs of fronts (4 bits each: |dx| | |dy| << 2), the lesser in
+    the low bits, so that it does not depend on the order of the tracks' ends."""
+    low, high = sorted((first, second))
+    return low | high << 4
+
+
+def reference_features(position: Position, size: int = 64) -> tuple[int, ...]:
+    """The same counts as :func:`shape_features`, computed in Python from the position's open
+    tracks (the specification the tests hold the compiled count to)."""
+    counts = [0] * SHAPE_FEATURES
+    counts[CONSTANT] = 1
+    tiles, side = position.tiles, position.turn
+    box = position.box
+    spans = (box.max_x - box.min_x, box.max_y - box.min_y)
+    tracks = []
+    for ends in position.open_tracks():
+        (x0, y0, d0), _ = ends
+        colour = (tiles[(x0, y0)] >> d0) & 1
+        backs = [(x, y) for x, y, _ in ends]
+        fronts = [(x + STEP[d][0], y + STEP[d][1]) for x, y, d in ends]
+        other = int(colour != side)
+        for axis in (0, 1):
+            span = abs(_signed(fronts[1][axis] - fronts[0][axis], size))
+            if max(9 - span, spans[axis] - span) <= 2:
+                counts[LONG + other] += 1
+        shape = _capped(fronts[1][0] - fronts[0][0], size)
+        shape |= _capped(fronts[1][1] - fronts[0][1], size) << 2
+        shape |= _capped(backs[1][0] - backs[0][0], size) << 4
+        shape |= _capped(backs[1][1] - backs[0][1], size) << 6
+        counts[TRACKS + 2 * shape + other] += 1
+        corner = backs[0] if shape == CORNER_SHAPE else None
+        for colour2, fronts2, corner2 in tracks:
+            if colour2 != colour:
+                continue
+            for swap in (0, 1):
+                q = [
+                    _capped(fronts[j][0] - fronts2[j ^ swap][0], size)
+                    | _capped(fronts[j][1] - fronts2[j ^ swap][1], size) << 2
+                    for j in (0, 1)
+                ]
+                counts[PAIRS + 2 * pair_pattern(*q) + other] += 1
+            if corner and corner2 and tiles[corner] == tiles[corner2]:
+                dx = _signed(corner[0] - corner2[0], size)
+                dy = _signed(corner[1] - corner2[1], size)
+                counts[PSEUDO + other] += abs(dx * dy) == 2
+        tracks.append((colour, fronts, corner))
+    return tuple(counts)
+
+
+def _signed(value: int, size: int) -> int:
+    value %= size
+    return value - size if value >= size // 2 else value
+
+
+def kizuna_weights(source: str, scale: float = 1.0) -> list[int]:
+    """KizuNa's evaluation weights (the numbers of its ``eval_params.h``, 1,029: the same
+    layout, its pair patterns in the order its ends happen to have) on this layout, times
+    ``scale``: a pattern and its halves swapped get the mean of their two weights."""
+    numbers = [int(n) for n in re.findall(r"-?\d+", source.split("{", 1)[-1].split("}")[0])]
+    if len(numbers) != SHAPE_FEATURES:
+        raise ValueError(f"expected {SHAPE_FEATURES} weights, found {len(numbers)}")
+    weights = [float(w) for w in numbers]
+    for q in range(256):
+        swapped = (q >> 4) | (q & 15) << 4
+        for other in (0, 1):
+            a, b = PAIRS + 2 * q + other, PAIRS + 2 * swapped + other
+            weights[a] = weights[b] = (numbers[a] + numbers[b]) / 2
+    return [round(w * scale) for w in weights]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trax_fpga.host.shapes",
+        description="Research: the shapes evaluation's weights (RESEARCH_SHAPES).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    kizuna = sub.add_parser("kizuna", help="map KizuNa's eval_params.h onto the layout (JSON)")
+    kizuna.add_argument("source", type=pathlib.Path, help="KizuNa's src/trax/eval_params.h")
+    kizuna.add_argument("--scale", type=float, default=1.0, help="multiply every weight (1)")
+    kizuna.add_argument("--out", type=pathlib.Path, help="write here (default: stdout)")
+    args = parser.parse_args(argv)
+    if args.command == "kizuna":
+        weights = kizuna_weights(args.source.read_text(), args.scale)
+        text = json.dumps(weights)
+        if args.out:
+            args.out.write_text(text + "\n")
+        else:
+            print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

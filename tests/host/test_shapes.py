@@ -1,0 +1,210 @@
+"""The shapes evaluation (research, issue 12): the compiled model's feature counts against the
+Python reference, its score against the weights, its search against the board's, and the
+self-play fit of its weights (host/shapes.py, host/shapefit.py, host/fastmodel.c's shape_walk).
+
+A random test asserts how many cases it compared, so that it cannot pass having compared none.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+
+import pytest
+
+from trax_fpga.host import fastmodel, shapes
+from trax_fpga.host.fastmodel import fast_parallel_search, fast_search
+from trax_fpga.host.position import Position
+from trax_fpga.host.search_bench import midgame_positions
+from trax_fpga.host.shapefit import fit, load_records, load_samples, write_records
+from trax_fpga.host.shapes import (
+    CONSTANT,
+    LONG,
+    PAIRS,
+    PSEUDO,
+    SHAPE_FEATURES,
+    TRACKS,
+    kizuna_weights,
+    pair_pattern,
+    reference_features,
+    shape_features,
+    shape_weights,
+)
+
+HUMAN_GAMES = pathlib.Path(__file__).parent.parent / "data" / "human_games.txt"
+SHAPES = fastmodel.RESEARCH_SHAPES
+ORDER = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
+
+
+@pytest.fixture
+def zero_weights():
+    """The shapes weights set to zero after the test (the library is the process's)."""
+    yield
+    shape_weights([0] * SHAPE_FEATURES)
+
+
+def random_positions(seed: int, games: int):
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position()
+        for _ in range(rng.randrange(2, 70)):
+            position.play(rng.choice(position.legal_moves()))
+            if position.outcome is not None:
+                break
+            yield position.copy()
+
+
+def test_the_compiled_counts_are_the_references():
+    """Every feature of seeded random games' and human games' positions, counted by the
+    compiled model and by the Python reference, on the 64 x 64 torus and on a small one whose
+    seams the tracks cross."""
+    compared, seen = 0, [0] * SHAPE_FEATURES
+    positions = list(random_positions(7, 40)) + midgame_positions(40, 64, HUMAN_GAMES)
+    for position in positions:
+        for size in (64, 12):
+            box = position.box
+            if size < 64 and max(box.width, box.height) + 2 > size:
+                continue
+            found = shape_features(position, size)
+            assert found.counts == reference_features(position, size), repr(position)
+            seen = [s + (c > 0) for s, c in zip(seen, found.counts, strict=True)]
+            compared += 1
+    assert compared >= 700
+    for start, count in ((PSEUDO, 2), (LONG, 2), (TRACKS, 512), (PAIRS, 512)):
+        assert all(any(seen[start + k :: 2][: count // 2]) for k in (0, 1)), start
+    assert seen[CONSTANT] == compared
+
+
+def test_a_pseudo_threat_by_hand():
+    """@0+ @1/ B0/ B0/ leaves two white NW curves with both ends open, at (-1, 0) and (0, -2): the
+    same tile a knight's move apart, KizuNa's pseudo-threat, white's; white is to move. Both are
+    1-1 corners (shape: fronts 1 apart in x and in y, one back cell)."""
+    position = Position.from_moves(["@0+", "@1/", "B0/", "B0/"])
+    assert position.turn.name == "WHITE"
+    counts = shape_features(position).counts
+    assert counts[PSEUDO : PSEUDO + 2] == (1, 0)
+    assert counts[TRACKS + 2 * shapes.CORNER_SHAPE] == 2  # the side to move's corners
+
+
+def test_the_score_is_the_weighted_count(zero_weights):
+    """The evaluation's score is the weights' sum over the counts, less 150 an opponent's
+    attack, clamped to +-400; +500 with an attack of the side to move, -500 against two."""
+    rng = random.Random(3)
+    weights = [rng.randrange(-40, 41) for _ in range(SHAPE_FEATURES)]
+    shape_weights(weights)
+    compared = {"sum": 0, "own attack": 0, "two attacks": 0}
+    for position in random_positions(11, 30):
+        found = shape_features(position)
+        mine, theirs = found.attacks
+        if mine:
+            assert found.score == 500
+            compared["own attack"] += 1
+        elif theirs >= 2:
+            assert found.score == -500
+            compared["two attacks"] += 1
+        else:
+            total = sum(w * c for w, c in zip(weights, found.counts, strict=True))
+            assert found.score == max(-400, min(400, total - 150 * theirs))
+            compared["sum"] += 1
+    assert compared["sum"] >= 200 and min(compared.values()) >= 10, compared
+
+
+def test_the_constant_alone_is_the_fitted_evaluations_tempo(zero_weights):
+    """RESEARCH_SHAPES with only its constant (20) searches node for node as RESEARCH_FITTED
+    with only the tempo (20) and the opponent's attacks (-150): the evaluation's plumbing in
+    the search, one engine and three. Other weights change the searches."""
+    shape_weights([0] * CONSTANT + [20])
+    fastmodel.research_weights([0] * 24 + [-150, 0, 0, 0, 0, 20])
+    table = {"move_table": 16384, "table_scores": True}
+    positions = midgame_positions(6, 64, HUMAN_GAMES)
+    try:
+        for position in positions:
+            for research in (0, ORDER):
+                fitted = fast_search(position, 64, 64, 3000, 8, research=research | 8, **table)
+                found = fast_search(position, 64, 64, 3000, 8, research=research | SHAPES, **table)
+                assert found == fitted
+            shared = dict(table, shared_table=True)
+            expected = fast_parallel_search(position, 64, 64, 800, 8, 3, research=8, **shared)
+            assert fast_parallel_search(position, 64, 64, 800, 8, 3, research=SHAPES, **shared) == (
+                expected
+            )
+        shape_weights(kizuna_like())
+        changed = sum(
+            fast_search(p, 64, 64, 3000, 8, research=SHAPES, **table)
+            != fast_search(p, 64, 64, 3000, 8, research=8, **table)
+            for p in positions
+        )
+        assert changed >= 3
+    finally:
+        fastmodel.research_weights(fastmodel.BOARD_WEIGHTS)
+
+
+def kizuna_like() -> list[int]:
+    """Weights with the signs KizuNa's give: the side to move's pseudo-threats and near pairs
+    good, the opponent's bad (a test input, not a tuning)."""
+    weights = [0] * SHAPE_FEATURES
+    weights[PSEUDO], weights[PSEUDO + 1] = 300, -300
+    for q in range(256):
+        near = 4 - min(4, (q & 3) + (q >> 2 & 3))
+        weights[PAIRS + 2 * q], weights[PAIRS + 2 * q + 1] = 10 * near, -10 * near
+    return weights
+
+
+def test_a_pair_pattern_does_not_depend_on_the_order_of_the_ends():
+    assert pair_pattern(5, 2) == pair_pattern(2, 5) == 2 | 5 << 4
+
+
+def test_kizunas_layout_is_read_and_its_pairs_made_symmetric():
+    numbers = list(range(SHAPE_FEATURES))
+    source = "constexpr int eval_params[] = {\n" + ",\n".join(map(str, numbers)) + "};\n"
+    weights = kizuna_weights(source, scale=2)
+    assert weights[:PAIRS] == [2 * n for n in numbers[:PAIRS]]
+    q, swapped = 0x12, 0x21
+    for other in (0, 1):
+        a, b = PAIRS + 2 * q + other, PAIRS + 2 * swapped + other
+        assert weights[a] == weights[b] == a + b
+    assert weights[CONSTANT] == 2 * CONSTANT
+    with pytest.raises(ValueError, match="1029"):
+        kizuna_weights("int eval_params[] = {1, 2, 3};")
+    with pytest.raises(ValueError):
+        shape_weights([1, 2, 3])
+
+
+def test_the_samples_are_labelled_by_the_side_to_move(tmp_path):
+    """Records round-trip; every sample's label says whether its side to move (white at even
+    plies) won; positions with an attack of the side to move, or two of the opponent's, and the
+    opening's, are left out."""
+    games = [line for line in HUMAN_GAMES.read_text().splitlines() if not line.startswith("#")]
+    lines = [line for line in games if "white-loop" in line][:3]
+    lines += [line for line in games if "black-line" in line][:3]
+    records = [(line.split("|")[1].strip(), line.rsplit("|", 1)[1].split()) for line in lines]
+    path = tmp_path / "games.txt"
+    write_records(path, records)
+    assert load_records(path) == records
+    samples = load_samples(records)
+    assert len(samples) >= 60
+    assert {s[1] for s in samples} == {0, 1}
+    for counts, label, theirs, index, ply in samples:
+        result, moves = records[index]
+        assert label == int((ply % 2 == 0) == result.startswith("white"))
+        features = shape_features(Position.from_moves(moves[:ply]))
+        assert features.counts == counts and features.attacks == (0, theirs) and theirs <= 1
+        assert ply >= 4
+
+
+def test_the_fit_finds_a_planted_weight():
+    """Synthetic positions whose result follows one feature: the fit gives it the weight that
+    made the labels, within the noise, and the others near nothing."""
+    rng = random.Random(5)
+    samples = []
+    for k in range(4000):
+        counts = [0] * SHAPE_FEATURES
+        counts[CONSTANT] = 1
+        counts[TRACKS + 10] = rng.randrange(0, 3)
+        counts[TRACKS + 20] = rng.randrange(0, 3)
+        logit = counts[TRACKS + 10] * 80 / 100
+        label = int(rng.random() < 1 / (1 + 2.718281828**-logit))
+        samples.append((tuple(counts), label, 0, k, 4))
+    weights = fit(samples, l2=0, iterations=800, min_count=5, held_out=0, report=lambda _: None)
+    assert 55 <= weights[TRACKS + 10] <= 110
+    assert abs(weights[TRACKS + 20]) <= 25
