@@ -191,7 +191,8 @@ class ModelChooser:
     too (docs/hash-moves.md); ``attack_cut`` and ``newest_first`` the search's order (the
     gateware's options of those names); the defaults are the ULX3S board file's. ``research`` and
     ``research_weights`` (research, not the board's search: docs/evaluation.md) are the
-    model's research flags and the fitted evaluation's weights (:mod:`.fastmodel`). The table
+    model's research flags and the weights of its fitted evaluation (30, :mod:`.fastmodel`) or
+    of its shapes evaluation (1,029, :mod:`.shapes`). The table
     is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
     model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
     faster, seven some 140) when a C compiler is at hand.
@@ -244,10 +245,13 @@ class ModelChooser:
         self.attack_cut = attack_cut
         self.newest_first = newest_first
         self.research = research
-        if research_weights is not None:
+        if research_weights is not None:  # 30: RESEARCH_FITTED's; 1,029: RESEARCH_SHAPES's
             from .fastmodel import research_weights as set_weights
+            from .shapes import SHAPE_FEATURES, shape_weights
 
-            set_weights(research_weights)
+            (shape_weights if len(research_weights) == SHAPE_FEATURES else set_weights)(
+                research_weights
+            )
         self.move_table = move_table
         self.table_scores = bool(table_scores) and move_table > 0
         self.engines = engines

@@ -36,11 +36,18 @@ import sys
 from .judge import game_moves
 from .position import Position
 from .search_bench import MAX_PLIES, make_player, random_opening
-from .shapes import CONSTANT, SHAPE_FEATURES, shape_features
+from .shapes import CONSTANT, LONG, PAIRS, PSEUDO, SHAPE_FEATURES, TRACKS, shape_features
 
 __all__ = ["fit", "load_samples", "main", "self_play"]
 
 OPENING_PLIES = 4
+#: The features by kind (``--groups``): their indices in the layout.
+GROUPS = {
+    "pseudo": slice(PSEUDO, LONG),
+    "long": slice(LONG, TRACKS),
+    "tracks": slice(TRACKS, PAIRS),
+    "pairs": slice(PAIRS, CONSTANT),
+}
 SCALE = 100  # score units per logit
 ATTACK_WEIGHT = 150  # the opponent's attacks (the board's evaluation, fixed in the fit)
 
@@ -122,9 +129,11 @@ def fit(
     rate: float = 2.0,
     held_out: int = 5,
     report=print,
+    groups: tuple[str, ...] = tuple(GROUPS),
 ) -> list[int]:
     """The weights (method, steps 3 and 4), fitted on the games whose index is not a multiple
-    of ``held_out`` and reported on those that are (0: fit on all)."""
+    of ``held_out`` and reported on those that are (0: fit on all); only the features of
+    ``groups`` (:data:`GROUPS`' names) and the constant, the others' weights 0."""
     import numpy as np
 
     counts = np.array([s[0] for s in samples], dtype=np.float32)
@@ -132,6 +141,10 @@ def fit(
     offsets = np.array([s[2] for s in samples], dtype=np.float32) * -ATTACK_WEIGHT
     test = np.array([held_out > 0 and s[3] % held_out == 0 for s in samples])
     used = (counts[~test] != 0).sum(axis=0) >= min_count
+    chosen = np.zeros(SHAPE_FEATURES, dtype=bool)
+    for group in groups:
+        chosen[GROUPS[group]] = True
+    used &= chosen
     used[CONSTANT] = True
     x = counts[:, used]
     penalty = np.full(x.shape[1], l2, dtype=np.float32)
@@ -185,6 +198,11 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--iterations", type=int, default=600, help="Adam steps (600)")
         command.add_argument("--min-count", type=int, default=20, help="rarest feature kept")
         command.add_argument("--out", type=pathlib.Path, required=True, help="weights (JSON)")
+        command.add_argument(
+            "--groups",
+            default=",".join(GROUPS),
+            help=f"the kinds of feature fitted, comma-separated (default {','.join(GROUPS)})",
+        )
     args = parser.parse_args(argv)
 
     if args.command in ("games", "run"):
@@ -201,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         records = [r for path in args.records for r in load_records(path)]
     if args.command in ("run", "fit"):
-        weights = fit(load_samples(records), args.l2, args.iterations, args.min_count)
+        groups = tuple(args.groups.split(","))
+        if not set(groups) <= set(GROUPS):
+            parser.error(f"--groups: from {', '.join(GROUPS)}")
+        samples = load_samples(records)
+        weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")
     return 0

@@ -1075,8 +1075,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--research-weights",
         metavar="FILE",
-        help="model: the fitted evaluation's weights (JSON, python -m trax_fpga.host.distill "
-        "fit --out), searched with --research 8",
+        help="model: the fitted evaluation's weights (JSON, 30: python -m "
+        "trax_fpga.host.distill fit --out), searched with --research 8, or the shapes "
+        "evaluation's (1,029: python -m trax_fpga.host.shapefit), with --research 128",
     )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(

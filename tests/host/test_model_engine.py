@@ -116,17 +116,34 @@ def test_the_engine_with_engines_plays_the_parallel_models_moves(tmp_path):
 def test_the_engine_plays_the_search_order_and_research_options_and_weights(tmp_path):
     """``--no-attack-cut --no-newest-first`` plays the model without the board file's search
     order; ``--research F`` adds those research flags to it; ``--research-weights FILE`` sets
-    the fitted evaluation's weights (the board's own weights: the board's moves)."""
-    from trax_fpga.host.fastmodel import BOARD_WEIGHTS, RESEARCH_FITTED, RESEARCH_HALF, fast_search
+    the fitted evaluation's weights (the board's own weights: the board's moves), or with 1,029
+    of them the shapes evaluation's (``--research 128``)."""
+    from trax_fpga.host.fastmodel import (
+        BOARD_WEIGHTS,
+        RESEARCH_FITTED,
+        RESEARCH_HALF,
+        RESEARCH_SHAPES,
+        fast_search,
+    )
+    from trax_fpga.host.shapes import PSEUDO, SHAPE_FEATURES, TRACKS, shape_weights
 
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps(list(BOARD_WEIGHTS)))
+    shapes = [(k * 37) % 61 - 30 for k in range(SHAPE_FEATURES)]
+    shapes[PSEUDO : TRACKS] = [300, -300, 40, -40]
+    shape_file = tmp_path / "shapes.json"
+    shape_file.write_text(json.dumps(shapes))
+    shape_weights(shapes)
     differ = 0
     for extra, research in (
         (["--no-attack-cut", "--no-newest-first"], 0),
         (["--no-attack-cut"], RESEARCH_NEWEST),
         (["--research", str(RESEARCH_HALF)], ORDER | RESEARCH_HALF),
         (["--research", str(RESEARCH_FITTED), "--research-weights", str(weights)], ORDER),
+        (
+            ["--research", str(RESEARCH_SHAPES), "--research-weights", str(shape_file)],
+            ORDER | RESEARCH_SHAPES,
+        ),
     ):
         argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *extra]
         for position, mine in engine_replies(argv, 6):
@@ -135,6 +152,7 @@ def test_the_engine_plays_the_search_order_and_research_options_and_weights(tmp_
             board = fast_search(position, 64, 64, 300, 4, research=ORDER, **TABLE)
             differ += (board.move, board.nodes) != (want.move, want.nodes)
     assert differ >= 4  # (the options' searches are not the board file's)
+    shape_weights([0] * SHAPE_FEATURES)
 
 
 def ends(position: Position, move) -> bool:
