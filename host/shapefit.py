@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import pathlib
 import sys
 
+from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE
+from .fastmodel import fast_search
 from .judge import game_moves
 from .position import Position
-from .search_bench import MAX_PLIES, make_player, random_opening
+from .search_bench import BOARD_RESEARCH, MAX_PLIES, make_player, random_opening
 from .shapes import CONSTANT, LONG, PAIRS, PSEUDO, SHAPE_FEATURES, TRACKS, shape_features
 
 __all__ = ["fit", "load_samples", "main", "self_play"]
@@ -96,10 +99,10 @@ def write_records(path: pathlib.Path, records) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def load_samples(records, size: int = 64):
+def load_samples(records, size: int = 64, quiet: bool = False):
     """The fit's positions of ``records``: (features, label, the opponent's attacks, game index,
     ply) for every position after the opening of every decided game where the shapes evaluation
-    decides (method, step 2)."""
+    decides (method, step 2); with ``quiet``, only those where neither side holds an attack."""
     samples = []
     for index, (result, moves) in enumerate(records):
         winner = result.split("-")[0]
@@ -109,11 +112,55 @@ def load_samples(records, size: int = 64):
         for ply, move in enumerate(moves):
             if ply >= OPENING_PLIES:
                 features = shape_features(position, size)
-                if features and features.attacks[0] == 0 and features.attacks[1] <= 1:
+                if features and features.attacks[0] == 0 and features.attacks[1] <= int(not quiet):
                     label = int(position.turn.name.lower() == winner)
                     samples.append((features.counts, label, features.attacks[1], index, ply))
             position.play(move)
     return samples
+
+
+def _search_scores(task: tuple[list[str], list[int], int]) -> list[int]:
+    """The board file's search's scores (one engine, ``nodes`` nodes) of a game's positions
+    at ``plies``, from the side to move's view."""
+    moves, plies, nodes = task
+    scores = []
+    for ply in plies:
+        position = Position.from_moves(moves[:ply])
+        found = fast_search(
+            position,
+            64,
+            64,
+            nodes,
+            DEFAULT_MODEL_DEPTH,
+            research=BOARD_RESEARCH,
+            move_table=DEFAULT_MODEL_TABLE,
+            table_scores=True,
+        )
+        scores.append(found.score)
+    return scores
+
+
+def teach(samples, records, nodes: int, mix: float, jobs: int = 1):
+    """The samples with their labels mixed with the search's judgement (method, step 2 with
+    ``--teacher``): ``(1 - mix) result + mix sigmoid(score / 100)``, the score the board file's
+    search (one engine, ``nodes`` nodes a position) gives the side to move."""
+    by_game: dict[int, list[int]] = {}
+    for k, sample in enumerate(samples):
+        by_game.setdefault(sample[3], []).append(k)
+    tasks = [(records[g][1], [samples[k][4] for k in ks], nodes) for g, ks in by_game.items()]
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        results = list(pool.imap(_search_scores, tasks, 8) if pool else map(_search_scores, tasks))
+    finally:
+        if pool:
+            pool.close()
+    taught = list(samples)
+    for ks, scores in zip(by_game.values(), results, strict=True):
+        for k, score in zip(ks, scores, strict=True):
+            counts, label, theirs, game, ply = samples[k]
+            judged = 1 / (1 + math.exp(-max(-30.0, min(30.0, score / SCALE))))
+            taught[k] = (counts, (1 - mix) * label + mix * judged, theirs, game, ply)
+    return taught
 
 
 def _loss(np, z, y) -> float:
@@ -163,8 +210,7 @@ def fit(
     weights[used] = w
     report(
         f"{len(samples)} positions ({int(test.sum())} held out), {int(used.sum())} features "
-        f"used of {SHAPE_FEATURES}; log-loss: constant only "
-        f"{_loss(np, np.full(len(labels), 0.0), labels):.4f}, fit "
+        f"used of {SHAPE_FEATURES}; log-loss: even odds {math.log(2):.4f}, fit "
         f"{_loss(np, (x[~test] @ w + train_o) / SCALE, train_y):.4f} (train)"
         + (
             f", {_loss(np, (x[test] @ w + offsets[test]) / SCALE, labels[test]):.4f} (held out)"
@@ -193,11 +239,25 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--records", type=pathlib.Path, help="also write the records here")
     fitting = sub.add_parser("fit", help="fit the weights to records already played")
     fitting.add_argument("records", type=pathlib.Path, nargs="+", help="record files")
+    fitting.add_argument("--jobs", type=int, default=1, help="--teacher searches at once (1)")
     for command in (run, fitting):
         command.add_argument("--l2", type=float, default=1e-4, help="L2 penalty (1e-4)")
         command.add_argument("--iterations", type=int, default=600, help="Adam steps (600)")
         command.add_argument("--min-count", type=int, default=20, help="rarest feature kept")
         command.add_argument("--out", type=pathlib.Path, required=True, help="weights (JSON)")
+        command.add_argument(
+            "--quiet", action="store_true", help="only positions without an attack of either side"
+        )
+        command.add_argument(
+            "--teacher",
+            type=int,
+            default=0,
+            metavar="NODES",
+            help="mix the labels with the board file's search's judgement at NODES nodes (0: none)",
+        )
+        command.add_argument(
+            "--mix", type=float, default=0.5, help="with --teacher: the judgement's share (0.5)"
+        )
         command.add_argument(
             "--groups",
             default=",".join(GROUPS),
@@ -222,7 +282,9 @@ def main(argv: list[str] | None = None) -> int:
         groups = tuple(args.groups.split(","))
         if not set(groups) <= set(GROUPS):
             parser.error(f"--groups: from {', '.join(GROUPS)}")
-        samples = load_samples(records)
+        samples = load_samples(records, quiet=args.quiet)
+        if args.teacher:
+            samples = teach(samples, records, args.teacher, args.mix, getattr(args, "jobs", 1))
         weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")

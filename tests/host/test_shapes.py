@@ -7,6 +7,7 @@ A random test asserts how many cases it compared, so that it cannot pass having 
 
 from __future__ import annotations
 
+import math
 import pathlib
 import random
 
@@ -16,7 +17,7 @@ from trax_fpga.host import fastmodel, shapes
 from trax_fpga.host.fastmodel import fast_parallel_search, fast_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.search_bench import midgame_positions
-from trax_fpga.host.shapefit import fit, load_records, load_samples, write_records
+from trax_fpga.host.shapefit import fit, load_records, load_samples, teach, write_records
 from trax_fpga.host.shapes import (
     CONSTANT,
     LONG,
@@ -190,6 +191,29 @@ def test_the_samples_are_labelled_by_the_side_to_move(tmp_path):
         features = shape_features(Position.from_moves(moves[:ply]))
         assert features.counts == counts and features.attacks == (0, theirs) and theirs <= 1
         assert ply >= 4
+
+
+def test_the_teacher_mixes_the_searchs_judgement_into_the_labels():
+    """With ``--teacher`` a label is the result mixed with the board file's search's judgement
+    of the position (its score for the side to move, as a probability): mix 0 leaves the
+    results, mix 1 is the judgement alone, the same with one job and two."""
+    games = [line for line in HUMAN_GAMES.read_text().splitlines() if not line.startswith("#")]
+    records = [(line.split("|")[1].strip(), line.rsplit("|", 1)[1].split()) for line in games[:2]]
+    samples = load_samples(records)[:12]
+    assert teach(samples, records, 300, 0.0) == samples
+    judged = teach(samples, records, 300, 1.0)
+    assert teach(samples, records, 300, 1.0, jobs=2) == judged
+    for sample, taught in zip(samples, judged, strict=True):
+        score = fast_search(
+            Position.from_moves(records[sample[3]][1][: sample[4]]),
+            *(64, 64, 300, 8),
+            research=ORDER,
+            move_table=16384,
+            table_scores=True,
+        ).score
+        assert taught[1] == pytest.approx(1 / (1 + math.exp(-score / 100)))
+        assert taught[0] == sample[0] and taught[2:] == sample[2:]
+    assert len({round(t[1], 6) for t in judged}) >= 3
 
 
 def test_the_fit_finds_a_planted_weight():
