@@ -1,28 +1,37 @@
 """The shapes evaluation's weights, fitted to the board's own self-play (issue 12, research).
 
-``python -m trax_fpga.host.shapefit run --pairs 1000 --jobs 2 --out shapes.json`` plays the
-games and fits the weights that ``--research 128`` (:data:`.fastmodel.RESEARCH_SHAPES`) searches
-with; ``games`` and ``fit`` do the two halves apart. The method, reproducible with that one
-command (the games are deterministic given the seed):
+``python -m trax_fpga.host.shapefit run --games 4000 --budget 20000 --jobs 2 --teacher 20000
+--mix 1 --out shapes.json`` plays the games and fits the weights that ``--research 128``
+(:data:`.fastmodel.RESEARCH_SHAPES`) searches with; ``games`` and ``fit`` do the two halves
+apart. The method, reproducible with that one command (the games and searches are
+deterministic given the seed):
 
 1. *Games.* The board file's search (one engine, its table, the attack cut and newest first:
-   ``search_bench``'s ``board1``, or ``--player``) plays itself at ``--budget`` nodes a move
-   from ``--games`` seeded random 4-ply openings (the search is deterministic: one game an
-   opening). Records are written one a line as ``<index> | <result> | <moves>``, the format of
-   ``tests/data/human_games.txt``.
-2. *Positions.* Every position of a decided game after its opening, labelled 1 if the side to
-   move went on to win, else 0; only those where the shapes evaluation decides (the side to
-   move holds no attack, the opponent at most one: otherwise the search scores +-500 or
-   extends). Features: :func:`.shapes.shape_features` (1,029 counts from the side to move's
-   view, the layout in ``host/fastmodel.c``).
+   ``search_bench``'s ``board1``, or ``--player``, with ``--player-weights`` for a shapes
+   player) plays itself at ``--budget`` nodes a move from ``--games`` seeded random 4-ply
+   openings (the search is deterministic: one game an opening). Records are written one a line
+   as ``<index> | <result> | <moves>``, the format of ``tests/data/human_games.txt``.
+2. *Positions and labels.* Every position of a decided game after its opening where the shapes
+   evaluation decides (the side to move holds no attack, the opponent at most one: otherwise
+   the search scores +-500 or extends; ``--quiet``: neither holds one). Its label is 1 if the
+   side to move went on to win, else 0; with ``--teacher N`` it is mixed (``--mix`` the
+   judgement's share) with the board file's search's judgement of the position at N nodes,
+   ``sigmoid(score / 100)`` for the side to move (``--teacher-weights``: the teacher searches
+   with the shapes evaluation and those weights, for a second round). Features:
+   :func:`.shapes.shape_features` (1,029 counts from the side to move's view, the layout in
+   ``host/fastmodel.c``).
 3. *Fit.* ``logit P(side to move wins) = (w . x - 150 attacks(opponent)) / 100`` (the score in
    hundredths of a logit, as :mod:`.tune`; the opponent's attack weight is the board's, fixed),
-   by maximum likelihood with an L2 penalty (``--l2``, per position) on every weight but the
-   constant, full-batch gradient descent (Adam, ``--iterations``). Features seen in fewer than
-   ``--min-count`` positions are left at 0.
+   by maximum likelihood (log-loss against the labels) with an L2 penalty (``--l2``, per
+   position) on every weight but the constant, full-batch gradient descent (Adam,
+   ``--iterations``); ``--groups`` fits some kinds of feature only. Features seen in fewer
+   than ``--min-count`` positions are left at 0. A fifth of the games (every fifth) is held out
+   and the log-loss on them reported.
 4. *Weights*: ``w`` rounded to integers (a JSON list; ``search_bench match board1-r131 board1
-   --shape-weights FILE`` and ``trax engine --search model --research 128 --shape-weights FILE``
-   read it). The fit proposes; self-play at the board's nodes decides.
+   --shape-weights FILE`` and ``trax engine --search model --research 128 --research-weights
+   FILE`` read it). The fit proposes; self-play at the board's nodes decides: fitted to the
+   results alone the weights lose, fitted to the search's judgement they gain
+   (docs/evaluation.md, "The shapes evaluation").
 """
 
 from __future__ import annotations
@@ -35,11 +44,20 @@ import pathlib
 import sys
 
 from .engine import DEFAULT_MODEL_DEPTH, DEFAULT_MODEL_TABLE
-from .fastmodel import fast_search
+from .fastmodel import RESEARCH_SHAPES, fast_search
 from .judge import game_moves
 from .position import Position
 from .search_bench import BOARD_RESEARCH, MAX_PLIES, make_player, random_opening
-from .shapes import CONSTANT, LONG, PAIRS, PSEUDO, SHAPE_FEATURES, TRACKS, shape_features
+from .shapes import (
+    CONSTANT,
+    LONG,
+    PAIRS,
+    PSEUDO,
+    SHAPE_FEATURES,
+    TRACKS,
+    shape_features,
+    shape_weights,
+)
 
 __all__ = ["fit", "load_samples", "main", "self_play"]
 
@@ -119,10 +137,10 @@ def load_samples(records, size: int = 64, quiet: bool = False):
     return samples
 
 
-def _search_scores(task: tuple[list[str], list[int], int]) -> list[int]:
-    """The board file's search's scores (one engine, ``nodes`` nodes) of a game's positions
-    at ``plies``, from the side to move's view."""
-    moves, plies, nodes = task
+def _search_scores(task: tuple[list[str], list[int], int, int]) -> list[int]:
+    """The board file's search's scores (one engine, ``nodes`` nodes, research flags
+    ``research``) of a game's positions at ``plies``, from the side to move's view."""
+    moves, plies, nodes, research = task
     scores = []
     for ply in plies:
         position = Position.from_moves(moves[:ply])
@@ -132,7 +150,7 @@ def _search_scores(task: tuple[list[str], list[int], int]) -> list[int]:
             64,
             nodes,
             DEFAULT_MODEL_DEPTH,
-            research=BOARD_RESEARCH,
+            research=research,
             move_table=DEFAULT_MODEL_TABLE,
             table_scores=True,
         )
@@ -140,14 +158,17 @@ def _search_scores(task: tuple[list[str], list[int], int]) -> list[int]:
     return scores
 
 
-def teach(samples, records, nodes: int, mix: float, jobs: int = 1):
+def teach(samples, records, nodes: int, mix: float, jobs: int = 1, research: int = BOARD_RESEARCH):
     """The samples with their labels mixed with the search's judgement (method, step 2 with
     ``--teacher``): ``(1 - mix) result + mix sigmoid(score / 100)``, the score the board file's
-    search (one engine, ``nodes`` nodes a position) gives the side to move."""
+    search (one engine, ``nodes`` nodes a position; ``research``: its flags, the board file's
+    by default, with :data:`.fastmodel.RESEARCH_SHAPES` the shapes evaluation with the weights
+    set now) gives the side to move."""
     by_game: dict[int, list[int]] = {}
     for k, sample in enumerate(samples):
         by_game.setdefault(sample[3], []).append(k)
-    tasks = [(records[g][1], [samples[k][4] for k in ks], nodes) for g, ks in by_game.items()]
+    plies = {g: [samples[k][4] for k in ks] for g, ks in by_game.items()}
+    tasks = [(records[g][1], plies[g], nodes, research) for g in by_game]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
         results = list(pool.imap(_search_scores, tasks, 8) if pool else map(_search_scores, tasks))
@@ -235,6 +256,12 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--games", type=int, default=2000, help="games (2000)")
         command.add_argument("--seed", type=int, default=1, help="first opening's seed (1)")
         command.add_argument("--jobs", type=int, default=1, help="games played at once (1)")
+        command.add_argument(
+            "--player-weights",
+            type=pathlib.Path,
+            metavar="FILE",
+            help="the shapes evaluation's weights for a --player with research 128 (board1-r131)",
+        )
     games.add_argument("--records", type=pathlib.Path, required=True, help="write them here")
     run.add_argument("--records", type=pathlib.Path, help="also write the records here")
     fitting = sub.add_parser("fit", help="fit the weights to records already played")
@@ -256,6 +283,13 @@ def main(argv: list[str] | None = None) -> int:
             help="mix the labels with the board file's search's judgement at NODES nodes (0: none)",
         )
         command.add_argument(
+            "--teacher-weights",
+            type=pathlib.Path,
+            metavar="FILE",
+            help="with --teacher: the teacher searches with the shapes evaluation and these "
+            "weights (an iteration of the method) instead of the board's evaluation",
+        )
+        command.add_argument(
             "--mix", type=float, default=0.5, help="with --teacher: the judgement's share (0.5)"
         )
         command.add_argument(
@@ -273,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
             if done % 100 == 0 or done == total:
                 print(f"  {done}/{total} games", file=sys.stderr, flush=True)
 
+        if args.player_weights:
+            shape_weights(json.loads(args.player_weights.read_text()))
         records = self_play(args.player, args.budget, args.games, args.seed, args.jobs, progress)
         if args.records:
             write_records(args.records, records)
@@ -284,7 +320,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--groups: from {', '.join(GROUPS)}")
         samples = load_samples(records, quiet=args.quiet)
         if args.teacher:
-            samples = teach(samples, records, args.teacher, args.mix, getattr(args, "jobs", 1))
+            research = BOARD_RESEARCH
+            if args.teacher_weights:
+                shape_weights(json.loads(args.teacher_weights.read_text()))
+                research |= RESEARCH_SHAPES
+            jobs = getattr(args, "jobs", 1)
+            samples = teach(samples, records, args.teacher, args.mix, jobs, research)
         weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")
