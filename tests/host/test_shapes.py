@@ -7,6 +7,7 @@ A random test asserts how many cases it compared, so that it cannot pass having 
 
 from __future__ import annotations
 
+import json
 import math
 import pathlib
 import random
@@ -232,3 +233,13 @@ def test_the_fit_finds_a_planted_weight():
     weights = fit(samples, l2=0, iterations=800, min_count=5, held_out=0, report=lambda _: None)
     assert 55 <= weights[TRACKS + 10] <= 110
     assert abs(weights[TRACKS + 20]) <= 25
+
+
+@pytest.mark.parametrize("name", ["shape_weights_round1.json", "shape_weights_round2.json"])
+def test_the_kept_weights_fit_the_layout(name, zero_weights):
+    """The two rounds' weights (docs/evaluation.md, "The shapes evaluation") are 1,029 integers
+    that the model takes; features never seen in the fit (the rarest) are 0."""
+    weights = json.loads((HUMAN_GAMES.parent / name).read_text())
+    shape_weights(weights)
+    assert len(weights) == SHAPE_FEATURES and all(isinstance(w, int) for w in weights)
+    assert 300 <= sum(w == 0 for w in weights) < SHAPE_FEATURES - 300
