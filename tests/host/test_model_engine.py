@@ -130,7 +130,7 @@ def test_the_engine_plays_the_search_order_and_research_options_and_weights(tmp_
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps(list(BOARD_WEIGHTS)))
     shapes = [(k * 37) % 61 - 30 for k in range(SHAPE_FEATURES)]
-    shapes[PSEUDO : TRACKS] = [300, -300, 40, -40]
+    shapes[PSEUDO:TRACKS] = [300, -300, 40, -40]
     shape_file = tmp_path / "shapes.json"
     shape_file.write_text(json.dumps(shapes))
     shape_weights(shapes)
