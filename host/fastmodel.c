@@ -515,7 +515,7 @@ static void pseudo_threats(const Position *p, Features *f) {
 #define SHAPE_FEATURES 1029
 #define SHAPE_TRACKS 4
 #define SHAPE_PAIRS 516
-#define MAX_SHAPE_TRACKS 512
+#define MAX_SHAPE_TRACKS 512 /* tracks walked: more than a game on a 64 x 64 torus has open */
 #define CORNER_SHAPE 5 /* fronts 1 apart in x and in y, one back cell */
 static int shape_weights[SHAPE_FEATURES];
 

@@ -90,8 +90,7 @@ def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
 
 
 def _capped(value: int, size: int) -> int:
-    value %= size
-    return min(3, abs(value - size if value >= size // 2 else value))
+    return min(3, abs(_signed(value, size)))
 
 
 def pair_pattern(first: int, second: int) -> int:
