@@ -568,7 +568,7 @@ def main(argv: list[str] | None = None) -> None:
         type=pathlib.Path,
         metavar="FILE",
         help="the shapes evaluation's weights (a JSON list, RESEARCH_SHAPES: -r with 128), as "
-        "`python -m trax_fpga.host.shapes` writes them",
+        "`python -m trax_fpga.host.shapefit` (or `shapes kizuna`) writes them",
     )
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")

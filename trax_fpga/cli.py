@@ -312,6 +312,15 @@ def _research_weights(path: str | None) -> list[int] | None:
         raise TraxError(f"cannot read the research weights {path}: {error}") from None
     if not isinstance(weights, list) or not all(isinstance(w, int) for w in weights):
         raise TraxError(f"{path}: the research weights are a JSON list of integers")
+    from .host.fastmodel import BOARD_WEIGHTS
+    from .host.shapes import SHAPE_FEATURES
+
+    if len(weights) not in (len(BOARD_WEIGHTS), SHAPE_FEATURES):
+        raise TraxError(
+            f"{path}: {len(weights)} research weights; the fitted evaluation's are "
+            f"{len(BOARD_WEIGHTS)} (--research 8), the shapes evaluation's {SHAPE_FEATURES} "
+            "(--research 128)"
+        )
     return weights
 
 

@@ -323,3 +323,23 @@ def test_bad_options_are_usage_errors(argv, message, capsys):
         main(argv)
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2, 3]", "3 research weights; the fitted evaluation's are 30"),
+        ('{"a": 1}', "a JSON list of integers"),
+        ("[1, 2,", "cannot read the research weights"),
+    ],
+)
+def test_bad_research_weights_are_clear_errors(content, message, tmp_path, capsys):
+    """A weights file of the wrong length (neither the fitted evaluation's 30 nor the shapes
+    evaluation's 1,029), not a list of integers, or not JSON: an error naming it, no
+    traceback."""
+    path = tmp_path / "weights.json"
+    path.write_text(content)
+    argv = ["engine", "--search", "model", "--research", "128", "--research-weights", str(path)]
+    assert main(argv) == 1
+    error = capsys.readouterr().err
+    assert message in error and str(path) in error and "Traceback" not in error
