@@ -324,8 +324,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.teacher_weights:
                 shape_weights(json.loads(args.teacher_weights.read_text()))
                 research |= RESEARCH_SHAPES
-            jobs = getattr(args, "jobs", 1)
-            samples = teach(samples, records, args.teacher, args.mix, jobs, research)
+            samples = teach(samples, records, args.teacher, args.mix, args.jobs, research)
         weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")
