@@ -35,6 +35,7 @@ from .tiles import Colour
 
 if TYPE_CHECKING:
     from .search import SearchResult
+    from .trackeval import ShapeTable
 
 __all__ = [
     "DEFAULT_ATTACK_CUT",
@@ -192,7 +193,8 @@ class ModelChooser:
     gateware's options of those names); the defaults are the ULX3S board file's. ``research`` and
     ``research_weights`` (research, not the board's search: docs/evaluation.md) are the
     model's research flags and the weights of its fitted evaluation (30, :mod:`.fastmodel`) or
-    of its shapes evaluation (1,029, :mod:`.shapes`). The table
+    of its shapes evaluation (1,029, :mod:`.shapes`); ``shapes``, the tracks' shapes the
+    evaluation weighs instead of their kinds (:class:`.trackeval.ShapeTable`). The table
     is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
     model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
     faster, seven some 140) when a C compiler is at hand.
@@ -226,6 +228,7 @@ class ModelChooser:
         newest_first: bool = DEFAULT_NEWEST_FIRST,
         research: int = 0,
         research_weights: list[int] | None = None,
+        shapes: ShapeTable | None = None,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
@@ -245,6 +248,7 @@ class ModelChooser:
         self.attack_cut = attack_cut
         self.newest_first = newest_first
         self.research = research
+        self.shapes = shapes
         if research_weights is not None:  # 30: RESEARCH_FITTED's; 1,029: RESEARCH_SHAPES's
             from .fastmodel import research_weights as set_weights
             from .shapes import SHAPE_FEATURES, shape_weights
@@ -282,6 +286,7 @@ class ModelChooser:
             attack_cut=self.attack_cut,
             newest_first=self.newest_first,
             research=self.research,
+            shapes=self.shapes,
         )
         elapsed = time.perf_counter() - start
         log.info(
@@ -318,8 +323,8 @@ class ModelChooser:
                     continue  # a move that loses at once is never chosen
                 if gives_a_win(position):  # (a loop closed through forced tiles, too)
                     continue
-                tracks = track_features(position, self.torus, self.torus)
-                scored.append((-track_score(tracks, position.turn), move))
+                tracks = track_features(position, self.torus, self.torus, self.shapes)
+                scored.append((-track_score(tracks, position.turn, self.shapes), move))
             finally:
                 position.pop()
         if not scored:

@@ -45,7 +45,7 @@ from .movetable import TAG_BITS, score_tag_bits
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
-from .trackeval import ATTACK_WEIGHT, LOOP_WEIGHTS, TEMPO
+from .trackeval import ATTACK_WEIGHT, LOOP_WEIGHTS, TEMPO, ShapeTable
 
 __all__ = [
     "BOARD_WEIGHTS",
@@ -66,6 +66,7 @@ __all__ = [
     "model_search",
     "order_research",
     "research_weights",
+    "track_weights",
 ]
 
 SOURCE = Path(__file__).with_name("fastmodel.c")
@@ -120,6 +121,12 @@ RESEARCH_PVS = 64
 #: The quiet evaluation weighs the shapes of tracks and of pairs of tracks of one colour
 #: (KizuNa's features; :mod:`.shapes` sets the weights and counts the features).
 RESEARCH_SHAPES = 128
+
+#: The layout of :data:`RESEARCH_SHAPES`'s weights (``host/fastmodel.c``, ``shape_walk``): each
+#: feature a pair, the side to move's then the other colour's, at ``2 k`` and ``2 k + 1`` past its
+#: start: pseudo-threats, long tracks, the tracks' shapes, the pairs' patterns; a constant.
+PSEUDO, LONG, TRACKS, PAIRS, CONSTANT = 0, 2, 4, 516, 1028
+SHAPE_FEATURES = 1029
 
 #: :func:`research_weights`'s layout holding the board's own evaluation: per kind of track
 #: (index 3 (distance - 1) + relation, :func:`.trackeval.loop_kind`) the side to move's 12
@@ -249,6 +256,7 @@ def fast_search(
     table_scores: bool = False,
     extensions: int = MAX_EXTENSIONS,
     research: int = 0,
+    shapes: ShapeTable | None = None,
 ) -> HwSearchResult:
     """:func:`.hwsearch.hw_search` with ``board="track"`` and the same arguments, compiled.
 
@@ -266,7 +274,8 @@ def fast_search(
     if _beyond_reach(position, extensions, research):
         table = {"move_table": move_table, "table_scores": table_scores, "research": research}
         arguments = (position, width, height, budget, max_depth)
-        return hw_search(*arguments, evaluation=evaluation, board="track", **table)
+        return hw_search(*arguments, evaluation=evaluation, board="track", shapes=shapes, **table)
+    research = _shapes(research, shapes)
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
     out = _Result()
@@ -285,6 +294,25 @@ def research_weights(weights: tuple[int, ...] | list[int]) -> None:
     if len(weights) != len(BOARD_WEIGHTS) or not all(isinstance(w, int) for w in weights):
         raise ValueError(f"research weights are {len(BOARD_WEIGHTS)} integers")
     library().fm_research_weights((ctypes.c_int32 * len(weights))(*weights), len(weights))
+
+
+def track_weights(table: ShapeTable) -> list[int]:
+    """A :class:`.trackeval.ShapeTable` (the tracks' shapes, the board's) in the layout of
+    :data:`RESEARCH_SHAPES`'s weights, every other weight 0."""
+    weights = [0] * SHAPE_FEATURES
+    weights[TRACKS:PAIRS:2] = table.mine
+    weights[TRACKS + 1 : PAIRS : 2] = table.theirs
+    weights[CONSTANT] = table.constant
+    return weights
+
+
+def _shapes(research: int, shapes: ShapeTable | None) -> int:
+    """With ``shapes``, set them as the compiled shapes evaluation's weights and add its flag."""
+    if shapes is None:
+        return research
+    weights = track_weights(shapes)
+    library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
+    return research | RESEARCH_SHAPES
 
 
 def _beyond_reach(position: Position, extensions: int, research: int) -> bool:
@@ -334,6 +362,7 @@ def fast_parallel_search(
     table_scores: bool = False,
     extensions: int = MAX_EXTENSIONS,
     research: int = 0,
+    shapes: ShapeTable | None = None,
 ) -> ParallelResult:
     """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
     compiled; ``extensions`` as :func:`fast_search`'s (research)."""
@@ -355,7 +384,9 @@ def fast_parallel_search(
             shared_table=shared_table,
             table_scores=table_scores,
             research=research,
+            shapes=shapes,
         )
+    research = _shapes(research, shapes)
     game, count = _game(position)
     tag_bits = score_tag_bits(move_table) if table_scores else TAG_BITS
     out = _Parallel()
@@ -402,6 +433,7 @@ def model_search(
     attack_cut: bool = False,
     newest_first: bool = False,
     research: int = 0,
+    shapes: ShapeTable | None = None,
 ) -> tuple[HwSearchResult, bool]:
     """The board's search through its model, as ``trax engine --search model`` and ``trax best
     --backend model`` run it: ``engines`` engines (the table, if any, shared by them) on a
@@ -409,9 +441,11 @@ def model_search(
     node the same). The result, and whether the compiled model ran. ``attack_cut`` and
     ``newest_first`` are the gateware search's options of those names (:data:`RESEARCH_CUT`,
     :data:`RESEARCH_NEWEST`); ``research``: more ``RESEARCH_*`` flags (the compiled model's own
-    need it: :class:`FastModelError` without)."""
+    need it: :class:`FastModelError` without); ``shapes``: the evaluation weighs the tracks'
+    shapes (:class:`.trackeval.ShapeTable`), in both models."""
     research |= order_research(attack_cut, newest_first)
     table = {"move_table": move_table, "table_scores": table_scores, "research": research}
+    table["shapes"] = shapes
     compiled = torus <= 64 and engines <= MAX_ENGINES and available()
     if research & ~MODEL_RESEARCH and not compiled:
         raise FastModelError("these research options need the compiled model (a C compiler)")

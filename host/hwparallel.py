@@ -44,6 +44,7 @@ from .hwsearch import INFINITY, MATE_BOUND, HwSearchResult, _Searcher, _Stop, ch
 from .notation import Move
 from .position import Position
 from .tiles import Symbol
+from .trackeval import ShapeTable
 
 __all__ = ["ENGINE_STATES", "ParallelResult", "hw_parallel_search", "split_plies"]
 
@@ -441,6 +442,7 @@ def hw_parallel_search(
     table_scores: bool = False,
     states: dict | None = None,
     research: int = 0,
+    shapes: ShapeTable | None = None,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -458,7 +460,7 @@ def hw_parallel_search(
     the gateware's ``table_scores``). ``states`` (a measurement), if given, is filled with a
     ``collections.Counter`` per completed or stopped iteration (its depth the key): the engines'
     ticks by what they did (:data:`ENGINE_STATES`), every engine every tick. ``research``
-    (model only): :func:`.hw_search`'s."""
+    (model only) and ``shapes``: :func:`.hw_search`'s."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
@@ -468,8 +470,9 @@ def hw_parallel_search(
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
-    check_research(research)
+    check_research(research, shapes=shapes)
     options = (width, height, budget, evaluation, "track", None, move_table, table_scores, research)
+    options += (shapes,)
     team = [_Engine(position.copy(), *options) for _ in range(engines)]
     if shared_table:
         for engine in team[1:]:

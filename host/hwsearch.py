@@ -79,7 +79,7 @@ from .movetable import MoveTable, position_key, score_tag_bits
 from .notation import Move
 from .position import Position, _grow
 from .tiles import Symbol
-from .trackeval import OWN_ATTACK, track_features, track_score
+from .trackeval import OWN_ATTACK, ShapeTable, track_features, track_score
 from .trackorder import TrackOrder
 from .trackresearch import NO_LINES, TrackTuning, research_features, research_score
 
@@ -161,8 +161,10 @@ class _Searcher:
         move_table: int = 0,
         table_scores: bool = False,
         research: int = 0,
+        shapes: ShapeTable | None = None,
     ):
         self.tuning = tuning
+        self.shapes = shapes
         self.newest = bool(research & RESEARCH_NEWEST)
         self.cut = bool(research & RESEARCH_CUT)
         self.table = None  # the table of best moves (:mod:`.movetable`), or None
@@ -264,12 +266,12 @@ class _Searcher:
         if not self.evaluation:
             return EVAL
         if self.order:
-            tracks = track_features(self.position, self.width, self.height)
+            tracks = track_features(self.position, self.width, self.height, self.shapes)
             if self.cut and tracks.attacks[side]:
                 return -(WIN - (ply + 2))
             if tracks.threatened(side) and ply + 1 < depth + MAX_EXTENSIONS:
                 return None
-            return -track_score(tracks, side)
+            return -track_score(tracks, side, self.shapes)
         found = features(self.position)
         if found.threatened(side) and ply + 1 < depth + MAX_EXTENSIONS:
             return None
@@ -451,12 +453,20 @@ class _Searcher:
         return value
 
 
-def check_research(research: int, board: str = "track", tuning: TrackTuning | None = None):
-    """Refuse research flags the model does not have, or off the block-RAM board's search."""
+def check_research(
+    research: int,
+    board: str = "track",
+    tuning: TrackTuning | None = None,
+    shapes: ShapeTable | None = None,
+):
+    """Refuse research flags the model does not have, or off the block-RAM board's search (and
+    the tracks' shapes there too)."""
     if research & ~MODEL_RESEARCH:
         raise ValueError(f"research flags beyond {MODEL_RESEARCH} are the compiled model's")
     if research and (board != "track" or tuning is not None):
         raise ValueError("research flags are for the block-RAM board's search without a tuning")
+    if shapes is not None and (board != "track" or tuning is not None):
+        raise ValueError("the tracks' shapes are for the block-RAM board's search, no tuning")
 
 
 def hw_search(
@@ -472,6 +482,7 @@ def hw_search(
     move_table: int = 0,
     table_scores: bool = False,
     research: int = 0,
+    shapes: ShapeTable | None = None,
     trace: list | None = None,
 ) -> HwSearchResult:
     """Choose a move for the side to move, exactly as the gateware search does.
@@ -486,7 +497,9 @@ def hw_search(
     (:mod:`.movetable`; 0: none); with ``table_scores`` it holds the nodes' values too and
     settles a node from them (its tags every bit of the key above the slot). ``research``
     (block-RAM board, no tuning) is :data:`RESEARCH_NEWEST` and :data:`RESEARCH_CUT` flags
-    (the gateware's ``newest_first`` and ``attack_cut``). ``trace`` (debugging), a list: every
+    (the gateware's ``newest_first`` and ``attack_cut``). ``shapes`` (block-RAM board, no
+    tuning): the evaluation weighs the tracks' shapes by this table (:mod:`.trackeval`) in
+    place of their kinds. ``trace`` (debugging), a list: every
     node played is appended to it, in order, as (plies stacked, the position's key on the
     torus, the move in the notation of the position it was played in)."""
     if board not in ("window", "track"):
@@ -501,13 +514,13 @@ def hw_search(
         raise ValueError("scores in the table need the table (move_table)")
     if move_table and (width > 64 or height > 64):
         raise ValueError("the positions' keys are for tori of at most 64 x 64")
-    check_research(research, board, tuning)
+    check_research(research, board, tuning, shapes)
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return HwSearchResult(move, 0, 0, 0, (0, 0), Symbol.CROSS)
     searcher = _Searcher(
         *(position.copy(), width, height, budget, evaluation, board, tuning),
-        *(move_table, table_scores, research),
+        *(move_table, table_scores, research, shapes),
     )
     searcher.trace = trace
     result: tuple[int, tuple, Symbol, int, int] | None = None  # index, cell, symbol, score, depth

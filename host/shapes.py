@@ -26,9 +26,20 @@ import pathlib
 import re
 import sys
 
-from .fastmodel import _game, library
+from .fastmodel import (
+    CONSTANT,
+    LONG,
+    PAIRS,
+    PSEUDO,
+    SHAPE_FEATURES,
+    TRACKS,
+    _game,
+    library,
+    track_weights,
+)
 from .position import Position
 from .tiles import STEP
+from .trackeval import ShapeTable, track_shape
 
 __all__ = [
     "CONSTANT",
@@ -43,12 +54,13 @@ __all__ = [
     "reference_features",
     "shape_features",
     "shape_weights",
+    "track_table",
+    "track_weights",
 ]
 
-#: The layout of the features (``host/fastmodel.c``, ``shape_walk``): each a pair of counts, the
-#: side to move's then the other colour's, at index ``2 k`` and ``2 k + 1`` past its start.
-PSEUDO, LONG, TRACKS, PAIRS, CONSTANT = 0, 2, 4, 516, 1028
-SHAPE_FEATURES = 1029
+# The layout of the features (``host/fastmodel.c``, ``shape_walk``), :mod:`.fastmodel`'s
+# PSEUDO ... CONSTANT: each a pair of counts, the side to move's then the other colour's, at
+# index ``2 k`` and ``2 k + 1`` past its start.
 #: A track's shape: fronts 1 apart in x and in y, one back cell (a curve's own track: a 1-1
 #: corner).
 CORNER_SHAPE = 1 | 1 << 2
@@ -89,6 +101,21 @@ def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
     library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
 
 
+def track_table(weights: list[int] | tuple[int, ...]) -> ShapeTable:
+    """The tracks' shapes evaluation (:class:`.trackeval.ShapeTable`, the board's) of weights in
+    this layout, which must weigh nothing but the tracks and the constant."""
+    if len(weights) != SHAPE_FEATURES or not all(isinstance(w, int) for w in weights):
+        raise ValueError(f"shape weights are {SHAPE_FEATURES} integers")
+    others = [i for i, w in enumerate(weights) if w and not TRACKS <= i < PAIRS and i != CONSTANT]
+    if others:
+        raise ValueError(
+            "the board weighs the tracks' shapes and a constant only: these weights hold "
+            f"{len(others)} others (pairs, pseudo-threats or long tracks; fit with --groups tracks)"
+        )
+    tracks = weights[TRACKS:PAIRS]
+    return ShapeTable(tuple(tracks[0::2]), tuple(tracks[1::2]), weights[CONSTANT])
+
+
 def _capped(value: int, size: int) -> int:
     return min(3, abs(_signed(value, size)))
 
@@ -119,10 +146,7 @@ def reference_features(position: Position, size: int = 64) -> tuple[int, ...]:
             span = abs(_signed(fronts[1][axis] - fronts[0][axis], size))
             if max(9 - span, spans[axis] - span) <= 2:
                 counts[LONG + other] += 1
-        shape = _capped(fronts[1][0] - fronts[0][0], size)
-        shape |= _capped(fronts[1][1] - fronts[0][1], size) << 2
-        shape |= _capped(backs[1][0] - backs[0][0], size) << 4
-        shape |= _capped(backs[1][1] - backs[0][1], size) << 6
+        shape = track_shape(ends, size, size)
         counts[TRACKS + 2 * shape + other] += 1
         corner = backs[0] if shape == CORNER_SHAPE else None
         for colour2, fronts2, corner2 in tracks:

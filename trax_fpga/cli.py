@@ -324,6 +324,23 @@ def _research_weights(path: str | None) -> list[int] | None:
     return weights
 
 
+def _shape_table(path: str | None):
+    """The tracks' shapes of ``--shapes`` (a JSON list in the shapes layout weighing only the
+    tracks and the constant), as a :class:`~.host.trackeval.ShapeTable`, or None."""
+    if path is None:
+        return None
+    try:
+        weights = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise TraxError(f"cannot read the shapes' weights {path}: {error}") from None
+    from .host.shapes import track_table
+
+    try:
+        return track_table(weights)
+    except (TypeError, ValueError) as error:
+        raise TraxError(f"{path}: {error}") from None
+
+
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
     if getattr(args, "search", "ref") == "model":
         return ModelChooser(
@@ -334,6 +351,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             pv_plies=args.pv_plies,
             research=args.research,
             research_weights=_research_weights(args.research_weights),
+            shapes=_shape_table(args.shapes),
             **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -1088,6 +1106,14 @@ def build_parser() -> argparse.ArgumentParser:
         "trax_fpga.host.distill fit --out), searched with --research 8, or the shapes "
         "evaluation's (1,029: python -m trax_fpga.host.shapefit), with --research 128",
     )
+    p.add_argument(
+        "--shapes",
+        metavar="FILE",
+        help="model: the evaluation weighs the tracks' shapes (host/trackeval.py) by these "
+        "weights (JSON, the shapes layout with only the tracks and the constant: python -m "
+        "trax_fpga.host.shapefit fit --groups tracks; e.g. tests/data/shape_weights_tracks.json) "
+        "instead of their kinds, in the Python model and the compiled one alike",
+    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -1304,10 +1330,11 @@ def main(argv: list[str] | None = None) -> int:
         or args.newest_first is not None
         or args.research
         or args.research_weights is not None
+        or args.shapes is not None
     ):
         parser.engine_parser.error(
             "--engines, --pv-plies, --move-table, --table-scores, --attack-cut, --newest-first, "
-            "--research: for the model (--search model)"
+            "--research, --shapes: for the model (--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"

@@ -7,6 +7,7 @@ vary, among near-equal moves, and the rest is the model's again.
 """
 
 import json
+import pathlib
 import re
 import sys
 
@@ -302,16 +303,16 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
         (["engine", "--depth", "0"], "--depth"),
         (
             ["engine", "--engines", "2"],
-            "--table-scores, --attack-cut, --newest-first, --research: for the model",
+            "--table-scores, --attack-cut, --newest-first, --research, --shapes: for the model",
         ),
         (
             ["engine", "--pv-plies", "3"],
-            "--table-scores, --attack-cut, --newest-first, --research: for the model",
+            "--table-scores, --attack-cut, --newest-first, --research, --shapes: for the model",
         ),
-        (["engine", "--move-table", "0"], "--newest-first, --research: for the model"),
-        (["engine", "--no-table-scores"], "--newest-first, --research: for the model"),
-        (["engine", "--no-attack-cut"], "--newest-first, --research: for the model"),
-        (["engine", "--newest-first"], "--newest-first, --research: for the model"),
+        (["engine", "--move-table", "0"], "--newest-first, --research, --shapes: for the model"),
+        (["engine", "--no-table-scores"], "--newest-first, --research, --shapes: for the model"),
+        (["engine", "--no-attack-cut"], "--newest-first, --research, --shapes: for the model"),
+        (["engine", "--newest-first"], "--newest-first, --research, --shapes: for the model"),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
         (["engine", "--search", "model", "--move-table", "12"], "a power of two from 2, not 12"),
         (["engine", "--search", "model", "--torus", "128"], "tori of at most 64 x 64"),
@@ -341,5 +342,42 @@ def test_bad_research_weights_are_clear_errors(content, message, tmp_path, capsy
     path.write_text(content)
     argv = ["engine", "--search", "model", "--research", "128", "--research-weights", str(path)]
     assert main(argv) == 1
+    error = capsys.readouterr().err
+    assert message in error and str(path) in error and "Traceback" not in error
+
+
+def test_the_engine_with_shapes_plays_the_tracks_shapes_search(tmp_path):
+    """``--shapes FILE`` (the kept tracks-only weights) plays the Python model's search with
+    the tracks' shapes (``hw_search(..., shapes=table)``), whose moves and scores differ from
+    the board's."""
+    from trax_fpga.host.shapes import track_table
+
+    path = pathlib.Path(__file__).parent.parent / "data" / "shape_weights_tracks.json"
+    table = track_table(json.loads(path.read_text()))
+    argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", "--shapes", str(path)]
+    differ = 0
+    for position, mine in engine_replies(argv, 12):
+        arguments = (position, 64, 64, 300, 4)
+        want = hw_search(*arguments, board="track", research=ORDER, shapes=table, **TABLE)
+        assert str(want.move) == mine
+        board = hw_search(*arguments, board="track", research=ORDER, **TABLE)
+        differ += (board.move, board.score) != (want.move, want.score)
+    assert differ >= 3, differ
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2, 3]", "shape weights are 1029 integers"),
+        ("[" + ", ".join(["1"] * 1029) + "]", "pairs, pseudo-threats or long tracks"),
+        ("[1, 2,", "cannot read the shapes' weights"),
+    ],
+)
+def test_bad_shapes_are_clear_errors(content, message, tmp_path, capsys):
+    """A weights file of the wrong length, one weighing more than the tracks and the
+    constant, or not JSON: an error naming it, no traceback."""
+    path = tmp_path / "shapes.json"
+    path.write_text(content)
+    assert main(["engine", "--search", "model", "--shapes", str(path)]) == 1
     error = capsys.readouterr().err
     assert message in error and str(path) in error and "Traceback" not in error
