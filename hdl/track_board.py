@@ -13,8 +13,9 @@ tile:
   the clock before, so each bank writes where it was read (no write address is made).
 - **Track ends** (eight banks): per edge between two cells, where it is the open end of a track
   (a tile on one side, an empty cell on the other), the edge at the other end of that track,
-  and the track's class for the evaluation (attack or near), so that a track a tile ends is
-  counted off from what was read, and only the tile's new tracks are measured.
+  and the track's class for the evaluation (its kind, or with ``shapes`` its shape), so that a
+  track a tile ends is counted off from what was read, and only the tile's new tracks are
+  measured.
   Edges are split by direction and by the parities of their column and row, so a cell's four
   edges lie in four different banks (and a tile's four writes seldom meet in one).
 - **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
@@ -72,6 +73,7 @@ __all__ = [
     "cell_address",
     "cell_bank",
     "check_board_options",
+    "check_shapes",
     "check_torus",
     "cursor_layout",
     "edge_address",
@@ -86,6 +88,7 @@ __all__ = [
     "move_signature",
     "port_members",
     "potential_bits",
+    "shape_value_bits",
     "tile_key",
     "track_kind_code",
 ]
@@ -99,6 +102,9 @@ _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 SAME, TURNED, OPPOSITE = 0, 1, 2
 #: Bits of a track's kind in the track-end table.
 KIND_BITS = 4
+#: Bits of a track's shape in the track-end table (with ``shapes``), and the shapes.
+SHAPE_BITS = 8
+SHAPES = 1 << SHAPE_BITS
 
 
 def track_kind_code(distance: int, relation: int) -> int:
@@ -138,6 +144,35 @@ def potential_bits(columns: int, rows: int) -> int:
     either way, for every track the torus can hold (fewer than two a cell), so it never
     wraps."""
     return ceil_log2(max(map(abs, KIND_WEIGHTS)) * 2 * columns * rows + 1) + 1
+
+
+def check_shapes(shapes) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Validate a table of the tracks' shapes' weights, ``(mine, theirs, constant)``: 256
+    integers each (by the shape, :class:`TrackBoard`'s ``shapes``) and one; the table as
+    tuples."""
+    if not isinstance(shapes, (tuple, list)) or len(shapes) != 3:
+        raise ValueError("shapes is (mine, theirs, constant): two tables of 256 weights and one")
+    mine, theirs, constant = shapes
+
+    def integer(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    for name, table in (("mine", mine), ("theirs", theirs)):
+        if not isinstance(table, (tuple, list)) or len(table) != SHAPES:
+            raise ValueError(f"the shapes' {name} table holds {SHAPES} weights")
+        if not all(integer(w) for w in table):
+            raise ValueError(f"the shapes' {name} table holds integers")
+    if not integer(constant):
+        raise ValueError(f"the shapes' constant is an integer, not {constant!r}")
+    return tuple(mine), tuple(theirs), constant
+
+
+def shape_value_bits(columns: int, rows: int, shapes) -> int:
+    """Bits of a colour's sum of its tracks' shapes' weights (signed; ``shapes`` as
+    :func:`check_shapes` takes it): the largest weight, either way, for every track the torus
+    can hold (fewer than two a cell), so it never wraps."""
+    largest = max(1, *map(abs, shapes[0]), *map(abs, shapes[1]))
+    return ceil_log2(largest * 2 * columns * rows + 1) + 1
 
 
 class TrackOp(enum.Enum, shape=3):
@@ -393,6 +428,16 @@ class TrackBoard(wiring.Component):
         Keep the evaluation's counts and sums (``white_attacks``, ``white_potential`` ...) and
         the tracks' kinds they are kept from. None (the default): when there are ``weights``;
         without, they stay 0.
+    shapes : tuple or None
+        With ``weights``: the evaluation weighs each track by its *shape* instead of its loop
+        potential (:func:`~trax_fpga.host.trackeval.track_shape`: the sizes of the differences
+        of its targets' and its ends' tiles' columns and rows, capped at 3; 8 bits, kept in the
+        track-end table where the kind is kept without), by the table ``(mine, theirs,
+        constant)`` (:func:`check_shapes`: 256 weights for a track of the side to move, 256
+        for one of the other side, and a constant; a ``ShapeTable``'s fields), in block RAM (a
+        ROM of six read ports). ``potential_lead`` then stays 0, and ``white_shape_value`` and
+        ``black_shape_value`` are kept instead. The clocks a command takes are unchanged. None
+        (the default): the loop potential.
     newest_first : bool
         The candidate order reads the frontier list from its newest entry to its oldest (the
         cells the last plies opened first: ``TrackOrder.candidates(newest=True)``). A cursor's
@@ -481,11 +526,17 @@ class TrackBoard(wiring.Component):
         White's loop potential less black's (the sums over each colour's tracks), kept the
         same way (it never wraps: the bits hold the largest weight for every track the torus
         can hold).
+    white_shape_value, black_shape_value : Out(signed(shape_value_bits(C, R, shapes)))
+        Only with ``shapes``: the sums of the tracks' shapes' weights for white, or black, as
+        the side to move (its tracks weighed by ``mine``, the other colour's by ``theirs``), kept
+        as the counts are and settled with them (the weights of a tile's new tracks are read
+        from the ROM a clock after the counts take them, and added on the way out).
     white_mover_score, black_mover_score : Out(signed(12))
         With ``weights`` (a dict: ``tempo``, ``attack``, ``own_attack``, ``lost``, ``clamp``; the
         loop potential's table is :data:`~.scores.LOOP_WEIGHTS`), the score of the position
         for white, or black, as the side that has just moved: minus the score for the other
-        side to move (:func:`~trax_fpga.host.trackeval.track_score`), one clock after the
+        side to move (:func:`~trax_fpga.host.trackeval.track_score`; with ``shapes``, by the
+        shape values and the table's ``constant`` in place of the tempo), one clock after the
         counts; 0 without.
     position_key : Out(KEY_BITS)
         With ``position_key`` (on tori of at most 64 x 64), the position's Zobrist key: the XOR
@@ -504,6 +555,7 @@ class TrackBoard(wiring.Component):
         *,
         weights=None,
         counts: bool | None = None,
+        shapes=None,
         serial_writes: bool = False,
         serial_appends: bool = False,
         plain_undo: bool = False,
@@ -523,6 +575,11 @@ class TrackBoard(wiring.Component):
             counts = weights is not None
         if weights is not None and not counts:
             raise ValueError("a score needs the counts: weights without counts")
+        if shapes is not None:
+            shapes = check_shapes(shapes)
+            if weights is None:
+                raise ValueError("the tracks' shapes weigh the score: shapes need weights")
+        self.shapes = shapes
         self.plies = plies
         self.weights = weights
         self.counts = bool(counts)
@@ -543,6 +600,13 @@ class TrackBoard(wiring.Component):
         self.position_key_kept = bool(position_key)
         self.newest_first = bool(newest_first)
         c, r = columns, rows
+        shape_members = {}
+        if shapes is not None:
+            value_shape = signed(shape_value_bits(c, r, shapes))
+            shape_members = {
+                "white_shape_value": Out(value_shape),
+                "black_shape_value": Out(value_shape),
+            }
         super().__init__(
             {
                 **game_port_signature(c, r).members,
@@ -570,6 +634,7 @@ class TrackBoard(wiring.Component):
                 "potential_lead": Out(signed(potential_bits(c, r))),
                 "white_mover_score": Out(signed(12)),
                 "black_mover_score": Out(signed(12)),
+                **shape_members,
                 "position_key": Out(KEY_BITS),
                 "peek_x": In(range(c)),
                 "peek_y": In(range(r)),
@@ -591,9 +656,12 @@ class TrackBoard(wiring.Component):
         # the evaluation (:func:`track_kind`), so that a track a tile ends is counted off
         # without measuring it again. Without the counts, only the partner.
         counts = self.counts
+        shapes = self.shapes
+        # (With ``shapes``, a track's "kind" is its shape.)
+        kind_bits = SHAPE_BITS if shapes else KIND_BITS
         entry_fields = {"partner": end_layout}
         if counts:
-            entry_fields.update(kind=KIND_BITS)
+            entry_fields.update(kind=kind_bits)
         entry_layout = data.StructLayout(entry_fields)
 
         # --- memories ---------------------------------------------------------------------------
@@ -699,7 +767,7 @@ class TrackBoard(wiring.Component):
                     with m.Case(bank):
                         m.d.comb += entry.eq(edge_rd[bank].data)
             ends.append(entry.partner)
-            kinds.append(entry.kind if counts else Const(0, KIND_BITS))
+            kinds.append(entry.kind if counts else Const(0, kind_bits))
         rules = cell_rules(list(record.known), list(record.white))
         fit = Cat(rules["fit"])
 
@@ -742,7 +810,7 @@ class TrackBoard(wiring.Component):
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
         # B <- A, unless the tile closes a loop (A was already B's partner).
         write_layout = data.StructLayout(
-            {"valid": 1, "target": edge, "partner": end_layout, "kind": KIND_BITS}
+            {"valid": 1, "target": edge, "partner": end_layout, "kind": kind_bits}
         )
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
@@ -753,7 +821,7 @@ class TrackBoard(wiring.Component):
             [Signal(end_layout, name=f"new_end_{k}_{i}") for i in range(2)] for k in range(2)
         ]
         old_kinds = [
-            [Signal(KIND_BITS, name=f"old_kind_{k}_{i}") for i in range(2)] for k in range(2)
+            [Signal(kind_bits, name=f"old_kind_{k}_{i}") for i in range(2)] for k in range(2)
         ]
         old_known = [Signal(2, name=f"old_known_{k}") for k in range(2)]
         # A side's end of the new track: the far end behind it, or its own edge.
@@ -842,7 +910,42 @@ class TrackBoard(wiring.Component):
                 m.d.comb += kind.eq(dist * 3 - 2 + relation)
             return kind, dist, relation
 
+        def tile_of(end):
+            """The cell of the tile an end leaves (the edge's other cell than its target)."""
+            x, y = end.edge.x, end.edge.y
+            tx = Mux(~end.out & ~end.edge.south, wrap(x + 1, cx), x)
+            ty = Mux(~end.out & end.edge.south, wrap(y + 1, ry), y)
+            return tx, ty
+
+        def track_shape(a, b):
+            """The shape of the track with ends ``a`` and ``b``
+            (:func:`~trax_fpga.host.trackeval.track_shape`): the sizes of the differences of
+            their targets' columns and rows and of their tiles' columns and rows, each read on
+            the torus as signed and capped at 3, two bits each from bit 0."""
+            (ax_, ay_), (bx_, by_) = target(a), target(b)
+            (px, py), (qx_, qy_) = tile_of(a), tile_of(b)
+            sizes = []
+            for name, u, v, bits in (
+                ("front_x", ax_, bx_, cx),
+                ("front_y", ay_, by_, ry),
+                ("back_x", px, qx_, cx),
+                ("back_y", py, qy_, ry),
+            ):
+                diff = Signal(signed(bits), name=name)
+                m.d.comb += diff.eq(u - v)
+                size = Signal(2, name=f"{name}_size")
+                with m.If((diff >= 3) | (diff <= -3)):
+                    m.d.comb += size.eq(3)
+                with m.Else():
+                    m.d.comb += size.eq(Mux(diff < 0, -diff, diff))
+                sizes.append(size)
+            shape = Signal(SHAPE_BITS, name="shape")
+            m.d.comb += shape.eq(Cat(*sizes))
+            return shape
+
         def is_attack(kind):
+            if shapes:  # targets 1 apart: one front size 1, the other 0
+                return (kind[:4] == 1) | (kind[:4] == 4)
             return (kind != 0) & (kind <= 3)  # distance 1
 
         largest = max(map(abs, KIND_WEIGHTS))
@@ -875,15 +978,17 @@ class TrackBoard(wiring.Component):
         # tracks' kinds are neither measured nor kept, and the counts stay 0).
         count_place = Signal()
         count_undo = Signal()
-        new_kinds = [Const(0, KIND_BITS)] * 2  # of the tile's new track of each colour
+        new_kinds = [Const(0, kind_bits)] * 2  # of the tile's new track of each colour
         attacks = [self.black_attacks, self.white_attacks]
         lead = self.potential_lead
+        shape_sums = []  # with ``shapes``: the registers of the sums, by colour (black, white)
+        shape_values = []  # and the sums as they are out (the new tracks' terms added)
         if counts:
             ev_new = [
                 [Signal(end_layout, name=f"ev_new_{k}_{i}") for i in range(2)] for k in range(2)
             ]
             ev_old = [
-                [Signal(KIND_BITS, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)
+                [Signal(kind_bits, name=f"ev_old_{k}_{i}") for i in range(2)] for k in range(2)
             ]
             ev_known = [Signal(2, name=f"ev_known_{k}") for k in range(2)]
             ev_add = [Signal(name=f"ev_add_{k}") for k in range(2)]
@@ -905,27 +1010,34 @@ class TrackBoard(wiring.Component):
             # old tracks' terms come from registers, the new track's as soon as it is measured.
             gone_terms, new_terms = [], []
             for k in range(2):
-                new_kind, dist, relation = track_kind(ev_new[k][0], ev_new[k][1])
-                new_kinds[k] = new_kind
                 gone = ev_old[k]
                 add = ev_add[k]
                 known = ev_known[k]
-                down = ev_sign ^ (k == 0)  # this colour's new track lowers the lead
-                new_terms.append(
-                    Mux(add, signed_potential_at(dist, relation, down, f"new_term_{k}"), 0)
-                )
-                gone_terms += [
-                    Mux(known[i], signed_potential(gone[i], ~down, f"gone_term_{k}_{i}"), 0)
-                    for i in range(2)
-                ]
+                if shapes:
+                    new_kind = track_shape(ev_new[k][0], ev_new[k][1])
+                else:
+                    new_kind, dist, relation = track_kind(ev_new[k][0], ev_new[k][1])
+                    down = ev_sign ^ (k == 0)  # this colour's new track lowers the lead
+                    new_terms.append(
+                        Mux(add, signed_potential_at(dist, relation, down, f"new_term_{k}"), 0)
+                    )
+                    gone_terms += [
+                        Mux(known[i], signed_potential(gone[i], ~down, f"gone_term_{k}_{i}"), 0)
+                        for i in range(2)
+                    ]
+                new_kinds[k] = new_kind
                 m.d.comb += delta_attacks[k].eq(
                     (add & is_attack(new_kind))
                     - (known[0] & is_attack(gone[0]))
                     - (known[1] & is_attack(gone[1]))
                 )
-            gone_sum = Signal(range(-4 * largest, 4 * largest + 1))
-            new_sum = Signal(range(-2 * largest, 2 * largest + 1))
-            m.d.comb += [gone_sum.eq(sum(gone_terms)), new_sum.eq(new_terms[0] + new_terms[1])]
+            if not shapes:
+                gone_sum = Signal(range(-4 * largest, 4 * largest + 1))
+                new_sum = Signal(range(-2 * largest, 2 * largest + 1))
+                m.d.comb += [
+                    gone_sum.eq(sum(gone_terms)),
+                    new_sum.eq(new_terms[0] + new_terms[1]),
+                ]
             next_attacks = [Signal(8, name=f"next_attacks_{k}") for k in range(2)]
             for k in range(2):
                 m.d.comb += next_attacks[k].eq(attacks[k])
@@ -934,8 +1046,67 @@ class TrackBoard(wiring.Component):
                 with m.If(ev_valid & ev_sign):
                     m.d.comb += next_attacks[k].eq(attacks[k] - delta_attacks[k])
                 m.d.sync += attacks[k].eq(next_attacks[k])
+            if not shapes:
+                with m.If(ev_valid):
+                    m.d.sync += lead.eq(lead + (gone_sum + new_sum))
+
+        # The tracks' shapes' sums (with ``shapes``): colour j's is its tracks' ``mine`` weights
+        # and the other colour's tracks' ``theirs``. The weights are in block RAM (a ROM of both
+        # weights by the shape): the gone tracks' are read in the tile's decision clock (their
+        # shapes are kept at its sides' edges) and summed in the next, with the counts; the new
+        # track's is read in that next clock (its shape is measured then) and summed in the one
+        # after, where it is also added to the sums on their way out, so that the sums (and the
+        # score made from them) are settled in the clock the counts are, as the lead is.
+        if counts and shapes:
+            mine_table, theirs_table, _ = shapes
+            weight_bits = max(2, *(w.bit_length() + 1 for w in (*mine_table, *theirs_table)))
+            pair = data.StructLayout({"mine": signed(weight_bits), "theirs": signed(weight_bits)})
+            init = [
+                {"mine": w_mine, "theirs": w_theirs}
+                for w_mine, w_theirs in zip(mine_table, theirs_table, strict=True)
+            ]
+            attrs = {"ram_style": "block"}
+            rom = Memory(shape=pair, depth=SHAPES, init=init, attrs=attrs)
+            m.submodules.shape_weights = rom
+            gone_rd = [[rom.read_port() for _ in range(2)] for _ in range(2)]
+            new_rd = [rom.read_port() for _ in range(2)]
+            for k in range(2):
+                for i in range(2):
+                    m.d.comb += gone_rd[k][i].addr.eq(old_kinds[k][i])
+                m.d.comb += new_rd[k].addr.eq(new_kinds[k])
+            sh_valid = Signal()  # the new tracks' weights are out (the tile counted last clock)
+            sh_sign = Signal()
+            sh_add = [Signal(name=f"sh_add_{k}") for k in range(2)]
+            m.d.sync += sh_valid.eq(ev_valid)
             with m.If(ev_valid):
-                m.d.sync += lead.eq(lead + (gone_sum + new_sum))
+                m.d.sync += [sh_sign.eq(ev_sign), *[sh_add[k].eq(ev_add[k]) for k in range(2)]]
+
+            def weighed(port, colour, j):
+                """A track of ``colour``'s weight in colour ``j``'s sum."""
+                return port.data.mine if colour == j else port.data.theirs
+
+            value_shape = self.white_shape_value.shape()
+            # A tile that closes a loop has one old track at both its sides (its ends' targets
+            # are the tile's cell): taken off once.
+            gone_known = [Cat(ev_known[k][0], ev_known[k][1] & ev_add[k]) for k in range(2)]
+            for j, out in ((0, self.black_shape_value), (1, self.white_shape_value)):
+                gone_delta = sum(
+                    Mux(gone_known[k][i], weighed(gone_rd[k][i], k, j), 0)
+                    for k in range(2)
+                    for i in range(2)
+                )
+                new_delta = sum(Mux(sh_add[k], weighed(new_rd[k], k, j), 0) for k in range(2))
+                gone_term = Signal(value_shape, name=f"shape_gone_{j}")
+                new_term = Signal(value_shape, name=f"shape_new_{j}")
+                with m.If(ev_valid):  # a tile placed takes its old tracks off, a take-back
+                    m.d.comb += gone_term.eq(Mux(ev_sign, gone_delta, -gone_delta))
+                with m.If(sh_valid):  # its new track on, a take-back off
+                    m.d.comb += new_term.eq(Mux(sh_sign, -new_delta, new_delta))
+                total = Signal(value_shape, name=f"shape_sum_{j}")
+                m.d.sync += total.eq(total + gone_term + new_term)
+                m.d.comb += out.eq(total + new_term)
+                shape_sums.append(total)
+                shape_values.append(out)
 
         # The position's key: a tile's key XORed in when it is placed and again when it is
         # taken back, from the tile's number registered in its clock (the product after it).
@@ -980,8 +1151,13 @@ class TrackBoard(wiring.Component):
                 for attacked in (0, 1):
                     rest = w["tempo"] - attacked * w["attack"]
                     # The side to move's score, sign * lead + rest, > clamp, < -clamp; its
-                    # negation is the value.
-                    if sign > 0:
+                    # negation is the value. (With ``shapes``: its shape value + rest.)
+                    if shapes:
+                        rest = shapes[2] - attacked * w["attack"]
+                        own = shape_values[k]
+                        is_over, is_under = own > clamp - rest, own < -clamp - rest
+                        value = -rest - own[:narrow].as_signed()
+                    elif sign > 0:
                         is_over, is_under = lead > clamp - rest, lead < -clamp - rest
                         value = -rest - lead[:narrow].as_signed()
                     else:
@@ -1646,6 +1822,7 @@ class TrackBoard(wiring.Component):
                                 self.black_attacks.eq(0),
                                 self.potential_lead.eq(0),
                                 self.position_key.eq(0),
+                                *[total.eq(0) for total in shape_sums],
                             ]
                             step_ply(0, to_zero=1)
                             m.next = "CLEAR"

@@ -21,6 +21,7 @@ from .track_board import (
     TrackOp,
     box_eq,
     check_board_options,
+    check_shapes,
     check_torus,
     move_eq,
     move_layout,
@@ -44,6 +45,10 @@ def check_search_options(options: dict) -> None:
                 f"board_options: {', '.join(COMPACT_OPTIONS)}"
             )
     check_board_options(options.get("board_options") or {})
+    if options.get("shapes") is not None:
+        check_shapes(options["shapes"])
+        if options.get("evaluation") is False:
+            raise ValueError("the tracks' shapes weigh the evaluation: shapes need it")
 
 
 class TrackGame(wiring.Component):
@@ -80,6 +85,10 @@ class TrackGame(wiring.Component):
         A move that leaves the opponent an attack is lost, with no search below it; the
         candidates from the newest cell of the frontier list (see
         :class:`~.track_search.TrackSearch`).
+    shapes : tuple or None
+        With ``evaluation``: every engine scores by the tracks' shapes, weighed by the table
+        ``(mine, theirs, constant)`` (see :class:`~.track_search.TrackSearch`); None (the
+        default): by their loop potential.
 
     Members
     -------
@@ -116,6 +125,7 @@ class TrackGame(wiring.Component):
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        shapes=None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -130,6 +140,11 @@ class TrackGame(wiring.Component):
         self.shared_table = shared_table
         self.table_scores = table_scores
         self.order = {"attack_cut": attack_cut, "newest_first": newest_first}
+        if shapes is not None:
+            shapes = check_shapes(shapes)
+            if not evaluation:
+                raise ValueError("the tracks' shapes weigh the evaluation: shapes need it")
+        self.shapes = shapes
         super().__init__(
             {
                 "rules": In(rules_signature(columns, rows)),
@@ -156,9 +171,14 @@ class TrackGame(wiring.Component):
                 board_options=self.board_options,
                 move_table=self.move_table,
                 table_scores=self.table_scores,
+                shapes=self.shapes,
                 **self.order,
             )
         else:
+            # The table is the boards' option: it reaches every engine's board with theirs.
+            board_options = dict(self.board_options)
+            if self.shapes is not None:
+                board_options["shapes"] = self.shapes
             core = ParallelSearch(
                 self.columns,
                 self.rows,
@@ -169,7 +189,7 @@ class TrackGame(wiring.Component):
                 move_table=self.move_table,
                 shared_table=self.shared_table,
                 table_scores=self.table_scores,
-                board_options=self.board_options,
+                board_options=board_options,
                 **self.order,
             )
         m.submodules.core = core

@@ -9,9 +9,10 @@ board finds the next candidate (``CANDIDATE``), plays it with its forced plays a
 (``PLY``) and takes it back (``UNDO``).
 
 At the horizon the position is scored from the board's own counts of attacks and sums of loop
-potential (:mod:`trax_fpga.host.trackeval`, kept up to date as tiles come and go, so scoring
-costs no clock), and a side to move that must answer an attack gets one more ply. The search
-stops at whichever budget is spent first: ``budget`` nodes or ``cycle_budget`` clocks.
+potential, or with ``shapes`` of the tracks' shapes' weights (:mod:`trax_fpga.host.trackeval`,
+kept up to date as tiles come and go, so scoring costs no clock), and a side to move that must
+answer an attack gets one more ply. The search stops at whichever budget is spent first:
+``budget`` nodes or ``cycle_budget`` clocks.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal, Value
@@ -45,6 +46,7 @@ from .scores import (
 from .track_board import (
     TrackBoard,
     TrackOp,
+    check_shapes,
     check_torus,
     cursor_layout,
     game_port_answers,
@@ -184,6 +186,12 @@ class TrackSearch(wiring.Component):
     newest_first : bool
         Every node's candidates from the newest cell of the frontier list to the oldest
         (:class:`~.track_board.TrackBoard`'s ``newest_first``; ``RESEARCH_NEWEST``).
+    shapes : tuple or None
+        With ``evaluation``: the horizon is scored by the tracks' shapes, weighed by the table
+        ``(mine, theirs, constant)`` (:class:`~.track_board.TrackBoard`'s ``shapes``;
+        ``host/hwsearch.py``'s ``shapes``, a ``ShapeTable``'s fields), instead of their loop
+        potential: the same clocks. None (the default): the loop potential. (It is the
+        board's option, so ``board_options`` may carry it too.)
     trace : bool
         For simulation: the ``trace`` members, the board's steps, so that a testbench can list
         the nodes the search plays (``sim/search_trace.py``); turns the board's
@@ -292,6 +300,7 @@ class TrackSearch(wiring.Component):
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        shapes=None,
         trace: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
@@ -318,6 +327,13 @@ class TrackSearch(wiring.Component):
             raise ValueError("the attack cut needs the evaluation's counts of attacks")
         self.attack_cut = bool(attack_cut)
         self.newest_first = bool(newest_first)
+        if shapes is not None:
+            if not evaluation:
+                raise ValueError("the tracks' shapes weigh the evaluation: shapes need it")
+            self.board_options["shapes"] = check_shapes(shapes)
+        # (A table in ``board_options`` reaches the board too: as a many-engine search passes
+        # its engines theirs.)
+        self.shapes = self.board_options.get("shapes")
         if newest_first:
             self.board_options["newest_first"] = True
         self.move_table = move_table
