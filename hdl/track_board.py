@@ -13,9 +13,10 @@ tile:
   the clock before, so each bank writes where it was read (no write address is made).
 - **Track ends** (eight banks): per edge between two cells, where it is the open end of a track
   (a tile on one side, an empty cell on the other), the edge at the other end of that track,
-  and the track's class for the evaluation (its kind, or with ``shapes`` its shape), so that a
-  track a tile ends is counted off from what was read, and only the tile's new tracks are
-  measured.
+  and the track's class for the evaluation (its kind), so that a track a tile ends is counted
+  off from what was read, and only the tile's new tracks are measured. (With ``shapes``, no
+  class: a track a tile ends is measured from its two ends, the one read at the tile's side and
+  its partner.)
   Edges are split by direction and by the parities of their column and row, so a cell's four
   edges lie in four different banks (and a tile's four writes seldom meet in one).
 - **Log**: every tile placed, in order; a turn that turns out illegal, or a search's ply, is
@@ -431,13 +432,13 @@ class TrackBoard(wiring.Component):
     shapes : tuple or None
         With ``weights``: the evaluation weighs each track by its *shape* instead of its loop
         potential (:func:`~trax_fpga.host.trackeval.track_shape`: the sizes of the differences
-        of its targets' and its ends' tiles' columns and rows, capped at 3; 8 bits, kept in the
-        track-end table where the kind is kept without), by the table ``(mine, theirs,
-        constant)`` (:func:`check_shapes`: 256 weights for a track of the side to move, 256
-        for one of the other side, and a constant; a ``ShapeTable``'s fields), in block RAM (a
-        ROM of six read ports). ``potential_lead`` then stays 0, and ``white_shape_value`` and
-        ``black_shape_value`` are kept instead. The clocks a command takes are unchanged. None
-        (the default): the loop potential.
+        of its targets' and its ends' tiles' columns and rows, capped at 3; 8 bits, not kept:
+        a track's shape is measured from its two ends, so the track-end table keeps only the
+        partners), by the table ``(mine, theirs, constant)`` (:func:`check_shapes`: 256 weights
+        for a track of the side to move, 256 for one of the other side, and a constant; a
+        ``ShapeTable``'s fields), in block RAM (a ROM of six read ports). ``potential_lead``
+        then stays 0, and ``white_shape_value`` and ``black_shape_value`` are kept instead. The
+        clocks a command takes are unchanged. None (the default): the loop potential.
     newest_first : bool
         The candidate order reads the frontier list from its newest entry to its oldest (the
         cells the last plies opened first: ``TrackOrder.candidates(newest=True)``). A cursor's
@@ -655,13 +656,15 @@ class TrackBoard(wiring.Component):
         # What the table keeps at an open track end: the other end, and the track's kind for
         # the evaluation (:func:`track_kind`), so that a track a tile ends is counted off
         # without measuring it again. Without the counts, only the partner.
+        # With ``shapes``, a track's "kind" is its shape, and it is not kept: the shape of a track
+        # a tile ends is measured from its ends (the one at the tile's side and its partner).
         counts = self.counts
         shapes = self.shapes
-        # (With ``shapes``, a track's "kind" is its shape.)
         kind_bits = SHAPE_BITS if shapes else KIND_BITS
+        kept_kind = counts and not shapes
         entry_fields = {"partner": end_layout}
-        if counts:
-            entry_fields.update(kind=kind_bits)
+        if kept_kind:
+            entry_fields.update(kind=KIND_BITS)
         entry_layout = data.StructLayout(entry_fields)
 
         # --- memories ---------------------------------------------------------------------------
@@ -758,8 +761,55 @@ class TrackBoard(wiring.Component):
             data.View(end_layout, Cat(side_edge(qx, qy, d), Const(d in (EAST, SOUTH), 1)))
             for d in range(4)
         ]
+
+        def capped(diff, delta, bits, name):
+            """min(3, |diff + delta|), ``diff`` read on the torus as signed (``bits`` wide) and
+            ``delta`` a small constant: a table of the five values of ``diff`` that give less
+            than 3 (no adder after the subtraction that makes ``diff``)."""
+            size = Signal(2, name=name, init=3)
+            cases = {}
+            for j in range(-2, 3):
+                at = (j - delta) % (1 << bits)
+                near = (at + delta) % (1 << bits)
+                cases[at] = min(3, abs(near - (1 << bits) if near >> (bits - 1) else near))
+            with m.Switch(diff):
+                for at, value in cases.items():
+                    with m.Case(at):
+                        m.d.comb += size.eq(value)
+            return size
+
+        def old_shape(d, partner):
+            """The shape of the track that ends at side ``d`` of the cell in hand (pointing into
+            it) and at ``partner`` (:func:`~trax_fpga.host.trackeval.track_shape`): its targets
+            are the cell in hand and the partner's, its ends' tiles the neighbour at side ``d``
+            and the partner's edge's other cell. Each difference is that of the cell in hand's
+            column (row) and the partner's edge's, less 1 where the partner's target (or tile)
+            is the cell beyond its edge on the edge's axis, plus the side's step: one
+            subtraction an axis, then small tables (at most three an axis)."""
+            south, out = partner.edge.south, partner.out
+            sizes = []
+            for axis, q, e, bits, step, along in (
+                ("x", qx, partner.edge.x, cx, _STEP[d][0], ~south),
+                ("y", qy, partner.edge.y, ry, _STEP[d][1], south),
+            ):
+                diff = Signal(bits, name=f"old_d{axis}_{d}")
+                m.d.comb += diff.eq(q - e)
+                tables = {}
+
+                def size(delta, axis=axis, diff=diff, bits=bits, tables=tables):
+                    if delta not in tables:
+                        tables[delta] = capped(diff, delta, bits, f"old_{axis}_{delta + 2}_{d}")
+                    return tables[delta]
+
+                sizes.append(Mux(out & along, size(-1), size(0)))  # the fronts
+                sizes.append(Mux(~out & along, size(step - 1), size(step)))  # the backs
+            front_x, back_x, front_y, back_y = sizes
+            shape = Signal(SHAPE_BITS, name=f"old_shape_{d}")
+            m.d.comb += shape.eq(Cat(front_x, front_y, back_x, back_y))
+            return shape
+
         ends = []  # the partner stored at each side's edge
-        kinds = []  # and the kind of the track that ends there
+        kinds = []  # and the kind of the track that ends there (with ``shapes``: its shape)
         for d in range(4):
             entry = Signal(entry_layout, name=f"entry_{d}")
             with m.Switch(edge_bank(own_edges[d], edge_banks)):
@@ -767,7 +817,10 @@ class TrackBoard(wiring.Component):
                     with m.Case(bank):
                         m.d.comb += entry.eq(edge_rd[bank].data)
             ends.append(entry.partner)
-            kinds.append(entry.kind if counts else Const(0, kind_bits))
+            if shapes:
+                kinds.append(old_shape(d, entry.partner))
+            else:
+                kinds.append(entry.kind if counts else Const(0, kind_bits))
         rules = cell_rules(list(record.known), list(record.white))
         fit = Cat(rules["fit"])
 
@@ -809,9 +862,10 @@ class TrackBoard(wiring.Component):
         # For the colour-k track joining sides d1 < d2: A and B are its new ends (the far end of
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
         # B <- A, unless the tile closes a loop (A was already B's partner).
-        write_layout = data.StructLayout(
-            {"valid": 1, "target": edge, "partner": end_layout, "kind": kind_bits}
-        )
+        write_fields = {"valid": 1, "target": edge, "partner": end_layout}
+        if not shapes:
+            write_fields.update(kind=KIND_BITS)
+        write_layout = data.StructLayout(write_fields)
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
         loops = [Signal(name=f"loop_{k}") for k in range(2)]  # black, white
@@ -875,9 +929,9 @@ class TrackBoard(wiring.Component):
                 restores[d].valid.eq(record.known[d] & ~own),
                 restores[d].target.eq(ends[d].edge),
                 restores[d].partner.eq(Cat(own_edges[d], Const(d in (NORTH, WEST), 1))),
-                # The track is the old one again: its kind is the one kept at our side.
-                restores[d].kind.eq(kinds[d]),
             ]
+            if not shapes:  # the track is the old one again: its kind is the one kept at our side
+                m.d.comb += restores[d].kind.eq(kinds[d])
 
         # --- the evaluation: attacks and loop potential of each colour -----------------------
         # (host/trackeval.py). A tile changes only the tracks through it: the old tracks behind
@@ -1053,10 +1107,11 @@ class TrackBoard(wiring.Component):
         # The tracks' shapes' sums (with ``shapes``): colour j's is its tracks' ``mine`` weights
         # and the other colour's tracks' ``theirs``. The weights are in block RAM (a ROM of both
         # weights by the shape): the gone tracks' are read in the tile's decision clock (their
-        # shapes are kept at its sides' edges) and summed in the next, with the counts; the new
-        # track's is read in that next clock (its shape is measured then) and summed in the one
-        # after, where it is also added to the sums on their way out, so that the sums (and the
-        # score made from them) are settled in the clock the counts are, as the lead is.
+        # shapes measured from the ends read at its sides) and summed in the next, with the
+        # counts; the new track's is read in that next clock (its shape is measured then) and
+        # summed in the one after, where it is also added to the sums on their way out, so that
+        # the sums (and the score made from them) are settled in the clock the counts are, as
+        # the lead is.
         if counts and shapes:
             mine_table, theirs_table, _ = shapes
             weight_bits = max(2, *(w.bit_length() + 1 for w in (*mine_table, *theirs_table)))
@@ -1183,13 +1238,14 @@ class TrackBoard(wiring.Component):
         taken = [Signal(name=f"taken_{i}") for i in range(4)]
         # A placed tile's writes take their track's kind from the evaluation, measured in the
         # clock after the decision (the first the writes go out in; the next tile's decision
-        # reloads both); a take-back's restores carry the kind they read.
+        # reloads both); a take-back's restores carry the kind they read. (With ``shapes``, no
+        # kind is kept.)
         pending_new = Signal()
         pending_entries = []
         for i in range(4):
             entry = Signal(entry_layout, name=f"pending_entry_{i}")
             m.d.comb += entry.partner.eq(pending[i].partner)
-            if counts:
+            if kept_kind:
                 m.d.comb += entry.kind.eq(Mux(pending_new, new_kinds[i // 2], pending[i].kind))
             pending_entries.append(entry)
         if self.serial_writes:
