@@ -302,14 +302,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_weights(path: str, what: str):
+    """The JSON in the weights file ``path`` (``what`` names them in the error)."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise TraxError(f"cannot read the {what} {path}: {error}") from None
+
+
 def _research_weights(path: str | None) -> list[int] | None:
     """The fitted evaluation's weights of ``--research-weights`` (a JSON list), or None."""
     if path is None:
         return None
-    try:
-        weights = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise TraxError(f"cannot read the research weights {path}: {error}") from None
+    weights = _read_weights(path, "research weights")
     if not isinstance(weights, list) or not all(isinstance(w, int) for w in weights):
         raise TraxError(f"{path}: the research weights are a JSON list of integers")
     from .host.fastmodel import BOARD_WEIGHTS
@@ -329,10 +334,7 @@ def _shape_table(path: str | None):
     tracks and the constant), as a :class:`~.host.trackeval.ShapeTable`, or None."""
     if path is None:
         return None
-    try:
-        weights = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise TraxError(f"cannot read the shapes' weights {path}: {error}") from None
+    weights = _read_weights(path, "shapes' weights")
     from .host.shapes import track_table
 
     try:
