@@ -103,7 +103,7 @@ _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 SAME, TURNED, OPPOSITE = 0, 1, 2
 #: Bits of a track's kind in the track-end table.
 KIND_BITS = 4
-#: Bits of a track's shape in the track-end table (with ``shapes``), and the shapes.
+#: Bits of a track's shape (with ``shapes``: measured, not kept in the table), and the shapes.
 SHAPE_BITS = 8
 SHAPES = 1 << SHAPE_BITS
 
