@@ -340,6 +340,32 @@ def test_plies_beyond_the_stack_are_refused(options):
         assert board.tiles() == window_tiles(Position.from_moves(["@0+"]).tiles, 8, 8)
 
 
+def random_walk(board, rng, games: int, newest: bool = False):
+    """Seeded random games on a 16 x 16 ``board`` and on its model: each game played move by
+    move, then a few random plies (legal or not) searched into, then taken back. Yields
+    (``"move"``, ``"ply"`` or ``"undo"``, the model's position, the game's moves) after each
+    step, with the board on the same position."""
+    for _ in range(games):
+        moves = random_game(rng, rng.randrange(1, 40), 16, 16)
+        board.new_game()
+        order = TrackOrder()
+        for move in moves:
+            board.play(move)
+            order.play(move)
+            yield "move", order.position, moves
+        plies = 0
+        for _ in range(rng.randrange(1, 6)):
+            expected = model_candidates(order, 16, 16, newest)
+            if not expected or order.position.is_over:
+                break
+            plies += random_ply(board, order, rng.choice(expected))
+            yield "ply", order.position, moves
+        for _ in range(plies):
+            board.undo()
+            order.pop()
+            yield "undo", order.position, moves
+
+
 def model_features(position, width, height):
     found = track_features(position, width, height)
     return found.attacks, found.potential[1] - found.potential[0]
@@ -350,32 +376,11 @@ def test_track_counts_follow_every_tile(board16):
     position's key where the board keeps one, kept by the board tile by tile, equal a count
     from scratch (host/trackeval.py, host/trackresearch.py) after every game move, every ply
     (legal or not) and every undo."""
-    rng = random.Random(77)
     checked = 0
-    for _ in range(40):
-        moves = random_game(rng, rng.randrange(1, 40), 16, 16)
-        board16.new_game()
-        order = TrackOrder()
-        for move in moves:
-            board16.play(move)
-            order.play(move)
-            got, want = board_state(board16, order.position)
-            assert got == want, moves
-            checked += 1
-        plies = 0
-        for _ in range(rng.randrange(1, 6)):
-            expected = model_candidates(order, 16, 16, board16.newest)
-            if not expected or order.position.is_over:
-                break
-            plies += random_ply(board16, order, rng.choice(expected))
-            got, want = board_state(board16, order.position)
-            assert got == want, moves
-            checked += 1
-        for _ in range(plies):
-            board16.undo()
-            order.pop()
-            got, want = board_state(board16, order.position)
-            assert got == want, moves
+    for step, position, moves in random_walk(board16, random.Random(77), 40, board16.newest):
+        got, want = board_state(board16, position)
+        assert got == want, moves
+        checked += step != "undo"
     assert checked > 500
     if board16.keyed:
         board16.new_game()

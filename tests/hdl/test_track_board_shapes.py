@@ -21,7 +21,7 @@ from trax_fpga.host.trackorder import TrackOrder
 from trax_fpga.sim.track_driver import TrackBoardSim, TrackSearchSim
 
 from .reference import random_game
-from .test_track_board import board_symbol, model_candidates, random_ply
+from .test_track_board import board_symbol, model_candidates, random_walk
 from .test_track_search import DEPTH, SYMBOLS, TORUS, positions_from_games, search
 
 WEIGHTS = {
@@ -112,25 +112,8 @@ def test_shape_counts_and_scores_follow_every_tile(board16):
             assert board_scores(board16) == model_scores(position, table), label
             scored += 1
 
-    for _ in range(40):
-        moves = random_game(rng, rng.randrange(1, 40), 16, 16)
-        board16.new_game()
-        order = TrackOrder()
-        for move in moves:
-            board16.play(move)
-            order.play(move)
-            compare(order.position, moves)
-        plies = 0
-        for _ in range(rng.randrange(1, 6)):
-            expected = model_candidates(order, 16, 16, False)
-            if not expected or order.position.is_over:
-                break
-            plies += random_ply(board16, order, rng.choice(expected))
-            compare(order.position, moves)
-        for _ in range(plies):
-            board16.undo()
-            order.pop()
-            compare(order.position, moves)
+    for _, position, moves in random_walk(board16, rng, 40):
+        compare(position, moves)
     assert checked > 450 and scored > 200, (checked, scored)
 
 
