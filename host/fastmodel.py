@@ -66,6 +66,7 @@ __all__ = [
     "model_search",
     "order_research",
     "research_weights",
+    "shape_weights",
     "track_weights",
 ]
 
@@ -306,12 +307,19 @@ def track_weights(table: ShapeTable) -> list[int]:
     return weights
 
 
+def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
+    """Set the weights :data:`RESEARCH_SHAPES` searches with (:data:`SHAPE_FEATURES`, its
+    layout), for every search of this process until set again."""
+    if len(weights) != SHAPE_FEATURES or not all(isinstance(w, int) for w in weights):
+        raise ValueError(f"shape weights are {SHAPE_FEATURES} integers")
+    library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
+
+
 def _shapes(research: int, shapes: ShapeTable | None) -> int:
     """With ``shapes``, set them as the compiled shapes evaluation's weights and add its flag."""
     if shapes is None:
         return research
-    weights = track_weights(shapes)
-    library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
+    shape_weights(track_weights(shapes))
     return research | RESEARCH_SHAPES
 
 
@@ -444,8 +452,12 @@ def model_search(
     need it: :class:`FastModelError` without); ``shapes``: the evaluation weighs the tracks'
     shapes (:class:`.trackeval.ShapeTable`), in both models."""
     research |= order_research(attack_cut, newest_first)
-    table = {"move_table": move_table, "table_scores": table_scores, "research": research}
-    table["shapes"] = shapes
+    table = {
+        "move_table": move_table,
+        "table_scores": table_scores,
+        "research": research,
+        "shapes": shapes,
+    }
     compiled = torus <= 64 and engines <= MAX_ENGINES and available()
     if research & ~MODEL_RESEARCH and not compiled:
         raise FastModelError("these research options need the compiled model (a C compiler)")

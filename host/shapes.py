@@ -35,6 +35,7 @@ from .fastmodel import (
     TRACKS,
     _game,
     library,
+    shape_weights,
     track_weights,
 )
 from .position import Position
@@ -91,14 +92,6 @@ def shape_features(position: Position, size: int = 64) -> ShapeFeatures | None:
     if status == 1:
         return None
     return ShapeFeatures(tuple(counts), (out[0], out[1]), out[2])
-
-
-def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
-    """Set the weights :data:`.fastmodel.RESEARCH_SHAPES` searches with, for every search of this
-    process until set again."""
-    if len(weights) != SHAPE_FEATURES or not all(isinstance(w, int) for w in weights):
-        raise ValueError(f"shape weights are {SHAPE_FEATURES} integers")
-    library().fm_shape_weights((ctypes.c_int32 * SHAPE_FEATURES)(*weights), SHAPE_FEATURES)
 
 
 def track_table(weights: list[int] | tuple[int, ...]) -> ShapeTable:
