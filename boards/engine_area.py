@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         type=pathlib.Path,
         metavar="FILE",
         help="the evaluation by the tracks' shapes, these weights (JSON, the shapes layout with "
-        "the tracks and the constant only, e.g. tests/data/shape_weights_tracks.json)",
+        "the tracks and the constant only, e.g. host/shape_weights_tracks.json)",
     )
     add_board_option_argument(parser, "on the engine's board")
     args = parser.parse_args(argv)

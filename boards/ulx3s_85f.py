@@ -77,8 +77,11 @@ programming        ``openFPGALoader -b ulx3s build/ulx3s_85f/top.bit`` (SRAM; ad
 =================  ==========================================================================
 """
 
+import dataclasses
+
 from amaranth_boards.ulx3s import ULX3S_85F_Platform
 
+from ..host.shapes import board_table
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -120,6 +123,7 @@ BOARD = BoardSpec(
             "table_scores": True,
             "attack_cut": True,
             "newest_first": True,
+            "shapes": dataclasses.astuple(board_table()),
         }
     },
 )

@@ -43,6 +43,8 @@ from .tiles import STEP
 from .trackeval import ShapeTable, track_shape
 
 __all__ = [
+    "BOARD_WEIGHTS",
+    "BOARD_WEIGHT_BITS",
     "CONSTANT",
     "LONG",
     "PAIRS",
@@ -50,6 +52,7 @@ __all__ = [
     "SHAPE_FEATURES",
     "TRACKS",
     "ShapeFeatures",
+    "board_table",
     "kizuna_weights",
     "pair_pattern",
     "reference_features",
@@ -107,6 +110,24 @@ def track_table(weights: list[int] | tuple[int, ...]) -> ShapeTable:
         )
     tracks = weights[TRACKS:PAIRS]
     return ShapeTable(tuple(tracks[0::2]), tuple(tracks[1::2]), weights[CONSTANT])
+
+
+#: The weights the board files' evaluation is made from: the tracks and the constant alone, second
+#: round of self-play teaching (docs/evaluation.md, "The tracks' shapes in the board's model and
+#: in the gateware"), in this layout.
+BOARD_WEIGHTS = pathlib.Path(__file__).with_name("shape_weights_tracks.json")
+#: The board keeps a weight in 9 bits, two to an 18-bit block-RAM word (one ECP5 DP16KD for two
+#: of an engine's six reads, where 10 bits take two): :func:`board_table` clamps the fit's weights
+#: to -256..255 (of the kept ones, two of 256 ``mine`` weights, 259 and 261, become 255).
+BOARD_WEIGHT_BITS = 9
+
+
+def board_table() -> ShapeTable:
+    """The board files' table of the tracks' shapes' weights (``TrackGame(shapes=...)``) and the
+    model's default (``trax engine --search model``): :data:`BOARD_WEIGHTS`'s, clamped to
+    :data:`BOARD_WEIGHT_BITS`."""
+    weights = json.loads(BOARD_WEIGHTS.read_text())
+    return track_table(weights).clamped(BOARD_WEIGHT_BITS)
 
 
 def _capped(value: int, size: int) -> int:

@@ -90,6 +90,16 @@ class ShapeTable:
         if not isinstance(self.constant, int):
             raise ValueError("the shape table's constant is an integer")
 
+    def clamped(self, bits: int) -> ShapeTable:
+        """This table with every weight clamped to a signed ``bits``-bit integer (the constant
+        is not: it is a sum's starting value, not a stored weight)."""
+        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+        def clamp(table):
+            return tuple(min(high, max(low, w)) for w in table)
+
+        return ShapeTable(clamp(self.mine), clamp(self.theirs), self.constant)
+
 
 @dataclasses.dataclass(frozen=True)
 class TrackFeatures:

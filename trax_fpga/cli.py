@@ -1113,7 +1113,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="model: the evaluation weighs the tracks' shapes (host/trackeval.py) by these "
         "weights (JSON, the shapes layout with only the tracks and the constant: python -m "
-        "trax_fpga.host.shapefit fit --groups tracks; e.g. tests/data/shape_weights_tracks.json) "
+        "trax_fpga.host.shapefit fit --groups tracks; e.g. host/shape_weights_tracks.json) "
         "instead of their kinds, in the Python model and the compiled one alike",
     )
     parser.engine_parser = p  # for the checks between options, in main()

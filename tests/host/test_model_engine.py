@@ -7,7 +7,6 @@ vary, among near-equal moves, and the rest is the model's again.
 """
 
 import json
-import pathlib
 import re
 import sys
 
@@ -350,9 +349,9 @@ def test_the_engine_with_shapes_plays_the_tracks_shapes_search(tmp_path):
     """``--shapes FILE`` (the kept tracks-only weights) plays the Python model's search with
     the tracks' shapes (``hw_search(..., shapes=table)``), whose moves and scores differ from
     the board's."""
-    from trax_fpga.host.shapes import track_table
+    from trax_fpga.host.shapes import BOARD_WEIGHTS, track_table
 
-    path = pathlib.Path(__file__).parent.parent / "data" / "shape_weights_tracks.json"
+    path = BOARD_WEIGHTS
     table = track_table(json.loads(path.read_text()))
     argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", "--shapes", str(path)]
     differ = 0

@@ -21,8 +21,11 @@ from trax_fpga.host.hwsearch import hw_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.search_bench import midgame_positions
 from trax_fpga.host.shapes import (
+    BOARD_WEIGHT_BITS,
+    BOARD_WEIGHTS,
     SHAPE_FEATURES,
     TRACKS,
+    board_table,
     reference_features,
     shape_features,
     shape_weights,
@@ -161,9 +164,24 @@ def test_a_search_with_shapes_off_the_block_ram_board_is_refused():
         hw_search(position, 8, 8, 100, 2, board="window", shapes=table)
 
 
-@pytest.mark.parametrize("name", ["shape_weights_tracks.json"])
-def test_the_kept_tracks_weights_are_a_table(name):
-    """The kept weights for the board (tracks and constant only) read as a table."""
-    weights = json.loads((DATA / name).read_text())
-    table = track_table(weights)
-    assert any(table.mine) and any(table.theirs)
+def test_the_boards_table_is_the_kept_weights_clamped_to_its_bits():
+    """The board files' table: the kept weights (tracks and constant only, package data) as a
+    table, every weight clamped to the board's 9 bits and no other changed."""
+    kept = track_table(json.loads(BOARD_WEIGHTS.read_text()))
+    board = board_table()
+    assert any(board.mine) and any(board.theirs) and board.constant == kept.constant
+    low, high = -(1 << (BOARD_WEIGHT_BITS - 1)), (1 << (BOARD_WEIGHT_BITS - 1)) - 1
+    clamped = 0
+    for kept_side, board_side in ((kept.mine, board.mine), (kept.theirs, board.theirs)):
+        for k, b in zip(kept_side, board_side, strict=True):
+            assert low <= b <= high
+            assert b == k or (b in (low, high) and not low <= k <= high)
+            clamped += b != k
+    assert clamped == 2  # the two largest mine weights (259, 261)
+
+
+def test_a_table_clamped_keeps_its_constant_and_its_weights_in_range():
+    table = ShapeTable((300,) + (1,) * 255, (-300,) + (-1,) * 255, 999)
+    clamped = table.clamped(9)
+    assert clamped.mine[:2] == (255, 1) and clamped.theirs[:2] == (-256, -1)
+    assert clamped.constant == 999
