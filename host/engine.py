@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from .errors import TraxError
 from .notation import Move
 from .position import Position
+from .shapes import board_table
 from .tiles import Colour
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ __all__ = [
     "DEFAULT_MODEL_TABLE",
     "DEFAULT_NEWEST_FIRST",
     "DEFAULT_NODES",
+    "DEFAULT_SHAPES",
     "DEFAULT_TORUS",
     "EngineSession",
     "ModelChooser",
@@ -74,6 +76,8 @@ DEFAULT_MODEL_TABLE = 16_384
 #: attack cut), and the candidates are tried from the newest cell of the frontier list.
 DEFAULT_ATTACK_CUT = True
 DEFAULT_NEWEST_FIRST = True
+#: ... and its evaluation: the tracks' shapes, by the board files' table.
+DEFAULT_SHAPES = board_table()
 #: With a seed, the model's first plies vary among the moves whose track evaluation after the
 #: move is within this of the best one (the evaluation moves in steps of its near weight).
 MODEL_VARIED_MARGIN = 30
@@ -193,8 +197,9 @@ class ModelChooser:
     gateware's options of those names); the defaults are the ULX3S board file's. ``research`` and
     ``research_weights`` (research, not the board's search: docs/evaluation.md) are the
     model's research flags and the weights of its fitted evaluation (30, :mod:`.fastmodel`) or
-    of its shapes evaluation (1,029, :mod:`.shapes`); ``shapes``, the tracks' shapes the
-    evaluation weighs instead of their kinds (:class:`.trackeval.ShapeTable`). The table
+    of its shapes evaluation (1,029, :mod:`.shapes`; give ``shapes`` None with either);
+    ``shapes``, the tracks' shapes the evaluation weighs instead of their kinds
+    (:class:`.trackeval.ShapeTable`; None: their kinds, the loop potential). The table
     is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
     model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
     faster, seven some 140) when a C compiler is at hand.
@@ -228,7 +233,7 @@ class ModelChooser:
         newest_first: bool = DEFAULT_NEWEST_FIRST,
         research: int = 0,
         research_weights: list[int] | None = None,
-        shapes: ShapeTable | None = None,
+        shapes: ShapeTable | None = DEFAULT_SHAPES,
     ) -> None:
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")

@@ -45,7 +45,8 @@ __all__ = [
 
 #: The real board whose player the simulated board is (``trax sim``, ``trax play``, ``trax web``):
 #: its clock, its player (6 search engines, each on its own block-RAM board, a 64 x 64 torus,
-#: sharing a table of best moves and their values, with the attack cut and newest first) and
+#: sharing a table of best moves and their values, with the attack cut and newest first,
+#: evaluating by the tracks' shapes with the board files' table: ``shapes`` 1) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
 #: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
 #: node split). The values are kept
@@ -62,6 +63,7 @@ REAL_SEARCH = (
     ("move_table", 16384),
     ("newest_first", 1),
     ("pv_plies", 1),
+    ("shapes", 1),
     ("shared_table", 1),
     ("table_scores", 1),
 )
@@ -121,22 +123,31 @@ class BoardConfig:
         )
 
     def key(self) -> str:
-        """A digest of the parameters and of every gateware source file."""
-        return gateware_key(repr(dataclasses.astuple(self)))
+        """A digest of the parameters (the search options as the player takes them: with the
+        shapes' weights) and of every gateware source file."""
+        options = player_search_options(self.search_options)
+        return gateware_key(repr((dataclasses.astuple(self), sorted(options.items()))))
 
 
 def player_search_options(options) -> dict:
     """``search_options`` as (name, integer) pairs, as the :class:`~trax_fpga.hdl.player.Player`
     takes them: the names of :class:`~trax_fpga.hdl.track_board.TrackBoard`'s options that trade
     clocks for logic (``serial_appends=1``, ``edge_banks=4``) go into every engine's
-    ``board_options``. ValueError names an unknown option and the known ones
+    ``board_options``; ``shapes=1`` is the evaluation by the tracks' shapes with the board files'
+    table (:func:`~trax_fpga.host.shapes.board_table`), ``shapes=0`` the loop potential's.
+    ValueError names an unknown option and the known ones
     (:func:`~trax_fpga.hdl.track_game.check_search_options`, as the player checks them)."""
     from trax_fpga.hdl.track_board import COMPACT_OPTIONS
     from trax_fpga.hdl.track_game import check_search_options
 
+    from ..host.shapes import board_table
+
     search, board = {}, {}
     for name, value in options:
-        if name == "edge_banks":
+        if name == "shapes":
+            if value:
+                search[name] = dataclasses.astuple(board_table())
+        elif name == "edge_banks":
             board[name] = value
         elif name in COMPACT_OPTIONS:
             board[name] = bool(value)
@@ -391,7 +402,9 @@ def add_arguments(parser) -> None:
         metavar="NAME=VALUE",
         help="an option of the search (default "
         + ", ".join(f"{k}={v}" for k, v in defaults.search_options)
-        + ") or of every engine's board (e.g. serial_appends=1, edge_banks=4); may be repeated",
+        + "; shapes=1: the evaluation by the tracks' shapes with the board files' table, 0: by "
+        "their kinds) or of every engine's board (e.g. serial_appends=1, edge_banks=4); may be "
+        "repeated",
     )
     parser.add_argument(
         "--engines",

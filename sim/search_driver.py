@@ -15,6 +15,7 @@ from ..host.errors import TraxError
 from ..host.hwsearch import HwSearchResult
 from ..host.position import Position
 from ..host.tiles import Colour
+from ..host.trackeval import ShapeTable
 from .symbols import host_symbol
 from .track_driver import TrackSearchSim
 
@@ -34,7 +35,9 @@ class RtlSearch:
     ParallelSearch` of that many, splitting the previous best's line to ``pv_plies``, sharing
     the table; None: the single search). ``move_table``: the entries of the table of best moves
     (0: none), with ``table_scores`` their values too; ``attack_cut`` and ``newest_first``: the
-    search's options of those names (:class:`~trax_fpga.hdl.track_search.TrackSearch`)."""
+    search's options of those names (:class:`~trax_fpga.hdl.track_search.TrackSearch`);
+    ``shapes``: the evaluation by the tracks' shapes with this :class:`~trax_fpga.host.trackeval.
+    ShapeTable` (every engine's board's ``shapes``)."""
 
     def __init__(
         self,
@@ -46,8 +49,10 @@ class RtlSearch:
         table_scores: bool = False,
         attack_cut: bool = False,
         newest_first: bool = False,
+        shapes: ShapeTable | None = None,
     ):
         self.width, self.height = check_torus(torus, torus)
+        board_options = {"shapes": dataclasses.astuple(shapes)} if shapes is not None else None
         self.max_depth = max_depth
         self.unit = TrackSearchSim(
             (torus, torus),
@@ -60,6 +65,7 @@ class RtlSearch:
             table_scores=table_scores,
             attack_cut=attack_cut,
             newest_first=newest_first,
+            board_options=board_options,
         )
 
     def close(self) -> None:

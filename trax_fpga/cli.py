@@ -146,12 +146,23 @@ def _add_board_search_options(p: argparse.ArgumentParser, which: str) -> None:
         help=f"{which}: try the candidates from the newest cell of the frontier list (default: "
         "yes, as the ULX3S board file's)",
     )
+    p.add_argument(
+        "--shapes",
+        metavar="WEIGHTS",
+        default=None,
+        help=f"{which}: the evaluation weighs the tracks' shapes (host/trackeval.py) by these "
+        "weights: 'board' (the board files' table, host/shape_weights_tracks.json clamped to 9 "
+        "bits; the default, as the ULX3S board file's), 'none' (the tracks' kinds, the loop "
+        "potential) or a FILE (JSON, the shapes layout with only the tracks and the constant: "
+        "python -m trax_fpga.host.shapefit fit --groups tracks)",
+    )
 
 
 def _board_search_options(args: argparse.Namespace) -> dict:
     """The board's search options of ``args`` with the board file's defaults, as keyword
     arguments of the model and of the simulated search: the table (``--move-table``,
-    ``--table-scores``) and the order (``--attack-cut``, ``--newest-first``)."""
+    ``--table-scores``), the order (``--attack-cut``, ``--newest-first``) and the evaluation
+    (``--shapes``)."""
     entries = DEFAULT_MODEL_TABLE if args.move_table is None else args.move_table
     scores = args.table_scores is not False and entries > 0
     cut = DEFAULT_ATTACK_CUT if args.attack_cut is None else args.attack_cut
@@ -161,6 +172,7 @@ def _board_search_options(args: argparse.Namespace) -> dict:
         "table_scores": scores,
         "attack_cut": cut,
         "newest_first": newest,
+        "shapes": _shape_table(args),
     }
 
 
@@ -329,13 +341,28 @@ def _research_weights(path: str | None) -> list[int] | None:
     return weights
 
 
-def _shape_table(path: str | None):
-    """The tracks' shapes of ``--shapes`` (a JSON list in the shapes layout weighing only the
-    tracks and the constant), as a :class:`~.host.trackeval.ShapeTable`, or None."""
-    if path is None:
+def _shape_table(args: argparse.Namespace):
+    """The tracks' shapes of ``--shapes`` as a :class:`~.host.trackeval.ShapeTable`, or None:
+    ``board`` (the default, unless ``--research`` or ``--research-weights`` sets an evaluation of
+    its own) the board files' table, ``none`` none, else a file (a JSON list in the shapes layout
+    weighing only the tracks and the constant)."""
+    from .host.fastmodel import RESEARCH_FITTED, RESEARCH_SHAPES
+    from .host.shapes import board_table, track_table
+
+    path = args.shapes
+    research = getattr(args, "research", 0) & (RESEARCH_FITTED | RESEARCH_SHAPES)
+    if research or getattr(args, "research_weights", None) is not None:
+        if path not in (None, "none"):
+            raise TraxError(
+                "--shapes: the research evaluation (--research 8 or 128, --research-weights) "
+                "has weights of its own"
+            )
+        return None
+    if path in (None, "board"):
+        return board_table()
+    if path == "none":
         return None
     weights = _read_weights(path, "shapes' weights")
-    from .host.shapes import track_table
 
     try:
         return track_table(weights)
@@ -353,7 +380,6 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             pv_plies=args.pv_plies,
             research=args.research,
             research_weights=_research_weights(args.research_weights),
-            shapes=_shape_table(args.shapes),
             **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -364,8 +390,9 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
     ``--search ref`` (the default) plays the software player; ``--search model`` plays the
     gateware search through its bit-exact model (the block-RAM board's search on a 64x64 torus
-    with its table of best moves and their values and its search order, as the ULX3S board
-    file's; ``--move-table``, ``--table-scores``, ``--attack-cut``, ``--newest-first``), move
+    with its table of best moves and their values, its search order and its evaluation by the
+    tracks' shapes, as the ULX3S board file's; ``--move-table``, ``--table-scores``,
+    ``--attack-cut``, ``--newest-first``, ``--shapes``), move
     for move the board's at the same nodes and depth, except that ``--seed`` varies the first
     plies of a game among near-equal moves; ``--engines N`` plays the model of N engines
     splitting the search (docs/parallel.md), ``--nodes`` per engine.
@@ -523,7 +550,8 @@ def _best_rtl(args: argparse.Namespace) -> int:
 
 def _search_label(options: dict) -> str:
     """``, a table of N best moves[ and their values]`` (nothing without a table), then
-    ``, the attack cut`` and ``, newest first`` for the search order's options that are on."""
+    ``, the attack cut`` and ``, newest first`` for the search order's options that are on, and
+    ``, the tracks' shapes`` for the evaluation by them."""
     label = ""
     if options["move_table"]:
         values = " and their values" if options["table_scores"] else ""
@@ -532,6 +560,8 @@ def _search_label(options: dict) -> str:
         label += ", the attack cut"
     if options["newest_first"]:
         label += ", newest first"
+    if options["shapes"] is not None:
+        label += ", the tracks' shapes"
     return label
 
 
@@ -1108,14 +1138,6 @@ def build_parser() -> argparse.ArgumentParser:
         "trax_fpga.host.distill fit --out), searched with --research 8, or the shapes "
         "evaluation's (1,029: python -m trax_fpga.host.shapefit), with --research 128",
     )
-    p.add_argument(
-        "--shapes",
-        metavar="FILE",
-        help="model: the evaluation weighs the tracks' shapes (host/trackeval.py) by these "
-        "weights (JSON, the shapes layout with only the tracks and the constant: python -m "
-        "trax_fpga.host.shapefit fit --groups tracks; e.g. host/shape_weights_tracks.json) "
-        "instead of their kinds, in the Python model and the compiled one alike",
-    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -1341,7 +1363,8 @@ def main(argv: list[str] | None = None) -> int:
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"
     )
-    if board_search and args.torus > 64 and _board_search_options(args)["move_table"]:
+    entries = DEFAULT_MODEL_TABLE if args.move_table is None else args.move_table
+    if board_search and args.torus > 64 and entries:
         parser.error(
             f"--torus {args.torus}: the table of best moves is for tori of at most 64 x 64 "
             "(--move-table 0 for none)"

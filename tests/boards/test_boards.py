@@ -1,6 +1,7 @@
 # amaranth: UnusedElaboratable=no
 """Board files against their platforms, vendor build plans, the report parser, an iCE40 build."""
 
+import dataclasses
 import json
 import os
 import re
@@ -14,6 +15,10 @@ from trax_fpga.boards.build import BOARDS, load_board, main, plan
 from trax_fpga.boards.report import parse_nextpnr_report, parse_yosys_cells, summarise
 from trax_fpga.boards.spec import LED_ROLES
 from trax_fpga.hdl.track_board import COMPACT_OPTIONS as COMPACT
+from trax_fpga.host.shapes import board_table
+
+#: The ULX3S board file's evaluation: the tracks' shapes by the board files' table.
+BOARD_SHAPES = dataclasses.astuple(board_table())
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -223,6 +228,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "table_scores": True,
                 "attack_cut": True,
                 "newest_first": True,
+                "shapes": BOARD_SHAPES,
             },
         ),
         ("ice40_hx8k", None, None, {"max_depth": 6, "evaluation": True, "board_options": COMPACT}),
@@ -245,6 +251,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "table_scores": True,
                 "attack_cut": True,
                 "newest_first": True,
+                "shapes": BOARD_SHAPES,
             },
         ),
         (
@@ -260,6 +267,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "table_scores": True,
                 "attack_cut": True,
                 "newest_first": True,
+                "shapes": BOARD_SHAPES,
             },
         ),
     ],

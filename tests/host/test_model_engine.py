@@ -15,6 +15,7 @@ import pytest
 from trax_fpga.cli import main
 from trax_fpga.host.engine import (
     DEFAULT_MODEL_TABLE,
+    DEFAULT_SHAPES,
     MODEL_VARIED_MARGIN,
     VARIED_PLIES,
     EngineSession,
@@ -40,8 +41,9 @@ MODEL = [
 ]
 
 
-#: The model's table by default: the board file's (its entries, with their values).
-TABLE = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
+#: The model's table by default: the board file's (its entries, with their values), and its
+#: evaluation: the tracks' shapes by the board files' table.
+TABLE = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shapes": DEFAULT_SHAPES}
 #: ... and its search order: the attack cut and newest first (the model's research flags 3).
 ORDER = RESEARCH_CUT | RESEARCH_NEWEST
 
@@ -146,8 +148,11 @@ def test_the_engine_plays_the_search_order_and_research_options_and_weights(tmp_
         ),
     ):
         argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *extra]
+        # The research evaluations weigh by their own weights, not the board files' shapes.
+        options = {**TABLE, "shapes": None} if "--research-weights" in extra else TABLE
         for position, mine in engine_replies(argv, 6):
-            want = fast_search(position, 64, 64, 300, 4, research=research, **TABLE)
+            shape_weights(shapes)  # (the board's shapes, searched below, set the same weights)
+            want = fast_search(position, 64, 64, 300, 4, research=research, **options)
             assert str(want.move) == mine, extra
             board = fast_search(position, 64, 64, 300, 4, research=ORDER, **TABLE)
             differ += (board.move, board.nodes) != (want.move, want.nodes)
@@ -174,7 +179,13 @@ def test_the_chooser_is_the_model_with_its_limits():
         # Without the table's values, and without a table.
         for table in ({"move_table": 64, "table_scores": False}, {"move_table": 0}):
             got = ModelChooser(nodes=2000, depth=4, **table).choose(position)
-            want = hw_search(position, 64, 64, 2000, 4, board="track", research=ORDER, **table)
+            want = hw_search(
+                *(position, 64, 64, 2000, 4),
+                board="track",
+                research=ORDER,
+                shapes=DEFAULT_SHAPES,
+                **table,
+            )
             assert got == want
             checked += 1
         # Without the search order's options.
@@ -251,10 +262,12 @@ def test_a_seed_varies_the_first_plies_only_and_repeats_them():
 
 
 def after(position: Position, move) -> int:
-    """The track evaluation after ``move``, from its mover's side."""
+    """The track evaluation after ``move``, from its mover's side (the model's: by the tracks'
+    shapes, the board files' table)."""
     position.play(move)
     try:
-        return -track_score(track_features(position, 64, 64), position.turn)
+        tracks = track_features(position, 64, 64, DEFAULT_SHAPES)
+        return -track_score(tracks, position.turn, DEFAULT_SHAPES)
     finally:
         position.pop()
 
@@ -346,22 +359,34 @@ def test_bad_research_weights_are_clear_errors(content, message, tmp_path, capsy
 
 
 def test_the_engine_with_shapes_plays_the_tracks_shapes_search(tmp_path):
-    """``--shapes FILE`` (the kept tracks-only weights) plays the Python model's search with
-    the tracks' shapes (``hw_search(..., shapes=table)``), whose moves and scores differ from
-    the board's."""
-    from trax_fpga.host.shapes import BOARD_WEIGHTS, track_table
+    """By default (``--shapes board``) the model evaluates by the tracks' shapes with the board
+    files' table; ``--shapes none`` by the tracks' kinds (the loop potential), ``--shapes FILE``
+    by that file's weights (tracks and constant only): the Python model's search with each
+    (``hw_search(..., shapes=...)``), whose moves and scores differ."""
+    from trax_fpga.host.shapes import BOARD_WEIGHTS, TRACKS, track_table
 
-    path = BOARD_WEIGHTS
-    table = track_table(json.loads(path.read_text()))
-    argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", "--shapes", str(path)]
-    differ = 0
-    for position, mine in engine_replies(argv, 12):
-        arguments = (position, 64, 64, 300, 4)
-        want = hw_search(*arguments, board="track", research=ORDER, shapes=table, **TABLE)
-        assert str(want.move) == mine
-        board = hw_search(*arguments, board="track", research=ORDER, **TABLE)
-        differ += (board.move, board.score) != (want.move, want.score)
-    assert differ >= 3, differ
+    weights = json.loads(BOARD_WEIGHTS.read_text())
+    weights[TRACKS : TRACKS + 64] = [w * 2 - 7 for w in weights[TRACKS : TRACKS + 64]]
+    path = tmp_path / "shapes.json"
+    path.write_text(json.dumps(weights))
+    checked, differ = 0, {"none": 0, "file": 0}
+    for name, option, table in (
+        ("board", [], DEFAULT_SHAPES),
+        ("none", ["--shapes", "none"], None),
+        ("file", ["--shapes", str(path)], track_table(weights)),
+    ):
+        argv = [*MODEL[:7], "--nodes", "300", "--depth", "4", *option]
+        for position, mine in engine_replies(argv, 12):
+            arguments = (position, 64, 64, 300, 4)
+            options = {**TABLE, "shapes": table}
+            want = hw_search(*arguments, board="track", research=ORDER, **options)
+            assert str(want.move) == mine, name
+            board = hw_search(*arguments, board="track", research=ORDER, **TABLE)
+            if name != "board":
+                differ[name] += (board.move, board.score) != (want.move, want.score)
+            checked += 1
+    assert checked >= 3 * 4  # (a game may end before its twelfth ply)
+    assert min(differ.values()) >= 3, differ
 
 
 @pytest.mark.parametrize(
