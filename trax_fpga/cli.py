@@ -347,7 +347,7 @@ def _shape_table(args: argparse.Namespace):
     its own) the board files' table, ``none`` none, else a file (a JSON list in the shapes layout
     weighing only the tracks and the constant)."""
     from .host.fastmodel import RESEARCH_FITTED, RESEARCH_SHAPES
-    from .host.shapes import board_table, track_table
+    from .host.shapes import chosen_table
 
     path = args.shapes
     research = getattr(args, "research", 0) & (RESEARCH_FITTED | RESEARCH_SHAPES)
@@ -358,16 +358,10 @@ def _shape_table(args: argparse.Namespace):
                 "has weights of its own"
             )
         return None
-    if path in (None, "board"):
-        return board_table()
-    if path == "none":
-        return None
-    weights = _read_weights(path, "shapes' weights")
-
     try:
-        return track_table(weights)
-    except (TypeError, ValueError) as error:
-        raise TraxError(f"{path}: {error}") from None
+        return chosen_table(path or "board")
+    except ValueError as error:
+        raise TraxError(str(error)) from None
 
 
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:

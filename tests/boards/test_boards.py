@@ -312,6 +312,28 @@ def test_board_options_on_every_engine_from_the_command_line(tmp_path, monkeypat
     assert "no board option 'no_such'" in capsys.readouterr().err
 
 
+def test_the_shapes_option_sets_or_drops_the_engines_table(tmp_path, monkeypatch, capsys):
+    """``--shapes board`` gives a board file's engines the board files' table of the tracks'
+    shapes (the player's search options hold it), ``--shapes none`` drops it; a weights file
+    that cannot be read is a clear error."""
+    from trax_fpga.boards.build import with_shapes
+    from trax_fpga.boards.top import make_design
+
+    spec = with_shapes(load_board("ice40_hx8k"), board_table())
+    design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
+    design._MustUse__silence = True
+    assert design.search_options["shapes"] == BOARD_SHAPES
+    assert design.search_options["board_options"] == COMPACT  # (the others stay)
+    spec = with_shapes(load_board("ulx3s_85f"), None)
+    assert "shapes" not in spec.player_options["search_options"]
+    assert spec.player_options["search_options"]["engines"] == 6
+    monkeypatch.chdir(tmp_path)
+    assert main(["ice40_hx8k", "--shapes", "board", "--plan-only"]) == 0
+    assert "shape_weights" in (tmp_path / "build/ice40_hx8k/top.il").read_text()
+    assert main(["ice40_hx8k", "--shapes", "nowhere.json", "--plan-only"]) == 1
+    assert "cannot read the shapes' weights nowhere.json" in capsys.readouterr().err
+
+
 def test_ecp5_pll_dividers_within_the_parts_ranges():
     from trax_fpga.boards.clocks import ecp5_pll_dividers
 

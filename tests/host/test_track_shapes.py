@@ -26,6 +26,7 @@ from trax_fpga.host.shapes import (
     SHAPE_FEATURES,
     TRACKS,
     board_table,
+    chosen_table,
     reference_features,
     shape_features,
     shape_weights,
@@ -178,6 +179,21 @@ def test_the_boards_table_is_the_kept_weights_clamped_to_its_bits():
             assert b == k or (b in (low, high) and not low <= k <= high)
             clamped += b != k
     assert clamped == 2  # the two largest mine weights (259, 261)
+
+
+def test_a_shapes_option_names_the_boards_table_none_or_a_file(tmp_path):
+    assert chosen_table("board") == board_table()
+    assert chosen_table("none") is None
+    weights = [0] * SHAPE_FEATURES
+    weights[TRACKS + 2] = 7
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(weights))
+    assert chosen_table(str(path)).mine[1] == 7
+    with pytest.raises(ValueError, match="cannot read the shapes' weights"):
+        chosen_table(str(tmp_path / "missing.json"))
+    path.write_text("[1, 2]")
+    with pytest.raises(ValueError, match=f"{path}: shape weights are"):
+        chosen_table(str(path))
 
 
 def test_a_table_clamped_keeps_its_constant_and_its_weights_in_range():
