@@ -1357,8 +1357,7 @@ def main(argv: list[str] | None = None) -> int:
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"
     )
-    entries = DEFAULT_MODEL_TABLE if args.move_table is None else args.move_table
-    if board_search and args.torus > 64 and entries:
+    if board_search and args.torus > 64 and args.move_table != 0:  # (None: the default table)
         parser.error(
             f"--torus {args.torus}: the table of best moves is for tori of at most 64 x 64 "
             "(--move-table 0 for none)"
