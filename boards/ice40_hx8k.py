@@ -4,8 +4,17 @@
 player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with the
                    search the ULX3S's engines play, to 6 plies (``max_depth: 6``, the evaluation,
                    its threat extension and killers), on the board that trades clocks for logic
-                   (``board_options``: ``COMPACT_OPTIONS``, as the iCEBreaker's). Built at commit
-                   7c6f26d's gateware (twenty-second session): 7270 of 7680 logic cells, 95%;
+                   (``board_options``: ``COMPACT_OPTIONS``, as the iCEBreaker's), evaluating by
+                   the tracks' shapes with the board files' table in 8-bit weights (``shapes``:
+                   ``board_table(8)``; an SB_RAM40_4K is 16 bits wide and has one read port, so
+                   the ROM's six reads take 6 block RAMs with 8-bit weights and 12 with the
+                   ULX3S's 9, one more than the part has). Built at the thirty-first session
+                   (commit f62f735's gateware, ``python -m trax_fpga.boards.build ice40_hx8k``):
+                   7485 of 7680 logic cells, 97%; 1696 FFs; 27 of 32 block RAMs; 35.0 MHz routed
+                   against the 12 MHz clock, met, bitstream; 97 s beside a match. With 9-bit
+                   weights: 33 of 32 block RAMs, no placement. With the loop potential's
+                   evaluation instead (the board file's from the twenty-second session to the
+                   thirtieth), built at commit 7c6f26d's gateware: 7270 of 7680 logic cells, 95%;
                    1693 FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 233 s
                    beside other jobs; this is ``make test``'s build. With 3 plies 6553 cells
                    (85%), 37.2 MHz; with 4, 6783 (88%), 36.3 MHz. Before it, a 3-ply mate search
@@ -33,9 +42,12 @@ programming        ``iceprog -S build/ice40_hx8k/top.bin`` (SRAM; jumpers J6 2-4
 =================  ==========================================================================
 """
 
+import dataclasses
+
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 
 from ..hdl.track_board import COMPACT_OPTIONS
+from ..host.shapes import board_table
 from .spec import BoardSpec
 
 __all__ = ["BOARD"]
@@ -46,12 +58,14 @@ BOARD = BoardSpec(
     platform=ICE40HX8KBEVNPlatform,
     torus=(32, 32),
     clock_hz=12e6,
-    # The evaluation's search to 6 plies on the board that trades clocks for logic.
+    # The evaluation's search to 6 plies on the board that trades clocks for logic, by the tracks'
+    # shapes with 8-bit weights (6 block RAMs for the weights' ROM; 9 bits would take 12).
     player_options={
         "search_options": {
             "max_depth": 6,
             "evaluation": True,
             "board_options": COMPACT_OPTIONS,
+            "shapes": dataclasses.astuple(board_table(8)),
         }
     },
     uart=("uart", 0),

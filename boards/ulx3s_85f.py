@@ -6,14 +6,20 @@ player             the complete player with 6 search engines (``engines``, docs/
                    table of 16,384 best moves and their values (``move_table``,
                    ``shared_table``, ``table_scores``, docs/hash-moves.md), iterations up to 8
                    plies, the previous best's node split (``pv_plies`` 1), the loop potential's
-                   evaluation, a move that leaves the opponent a loop attack lost at once
-                   (``attack_cut``) and the candidates newest first (``newest_first``). Built at
-                   the twenty-sixth session's change (``python -m trax_fpga.boards.build
-                   ulx3s_85f``, then ``--engines 6 --attack-cut --newest-first``): 71136 of 83640
+                   evaluation by the tracks' shapes (``shapes``: the board files' table,
+                   ``host/shapes.py``'s ``board_table``, weights of 9 bits, a ROM of 3 DP16KD an
+                   engine; docs/evaluation.md), a move that leaves the opponent a loop attack lost
+                   at once (``attack_cut``) and the candidates newest first (``newest_first``).
+                   Built at the thirty-first session (commit f62f735, ``python -m
+                   trax_fpga.boards.build ulx3s_85f``): 74427 of 83640 TRELLIS_COMB, 89%; 10096
+                   FFs; 188 of 208 DP16KD; 18 MULT18X18D; 27.62 MHz routed against the 25 MHz
+                   clock, met, bitstream; 2242 s beside a match.
+                   With the loop potential's evaluation instead (the board file's from the
+                   twenty-sixth session to the thirtieth; ``--shapes none``): 71136 of 83640
                    TRELLIS_COMB, 85%; 10222 FFs; 170 of 208 DP16KD; 30 MULT18X18D; 28.50 MHz
                    routed against the 25 MHz clock, met, bitstream; 3162 s beside a simulation
-                   and a match. 7 engines with them did not fit (83919 of 83640 TRELLIS_COMB,
-                   no legal placement).
+                   and a match. 7 engines with the cut and newest first did not fit (83919 of
+                   83640 TRELLIS_COMB, no legal placement).
                    7 engines without them, the board file's from the fourteenth session to
                    the twenty-fifth: with the values (since commit 840430b): synthesized and
                    packed at 82501 of 83640 TRELLIS_COMB, 98%; 189 of 208 DP16KD; 35 MULT18X18D;
@@ -113,6 +119,9 @@ BOARD = BoardSpec(
     # 83640 TRELLIS_COMB), and 6 reach depth 5 in the model only 6% later than 7 (24,592 ticks
     # against 23,232, 12 positions), 4.1 times sooner than the 7 without them (docs/evaluation.md,
     # "The cut and the newest-first order in the board file").
+    # The evaluation by the tracks' shapes (``shapes``): at equal nodes 58.8 % against the loop
+    # potential's over 1,000 games in the model; in the same clocks a node; 3 DP16KD and some
+    # 550 TRELLIS_COMB an engine (docs/evaluation.md, thirtieth and thirty-first sessions).
     player_options={
         "search_options": {
             "engines": 6,

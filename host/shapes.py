@@ -123,12 +123,12 @@ BOARD_WEIGHTS = pathlib.Path(__file__).with_name("shape_weights_tracks.json")
 BOARD_WEIGHT_BITS = 9
 
 
-def board_table() -> ShapeTable:
+def board_table(bits: int = BOARD_WEIGHT_BITS) -> ShapeTable:
     """The board files' table of the tracks' shapes' weights (``TrackGame(shapes=...)``) and the
     model's default (``trax engine --search model``): :data:`BOARD_WEIGHTS`'s, clamped to
-    :data:`BOARD_WEIGHT_BITS`."""
+    ``bits`` (a board whose block RAMs are 16 bits wide keeps 8-bit weights: 8)."""
     weights = json.loads(BOARD_WEIGHTS.read_text())
-    return track_table(weights).clamped(BOARD_WEIGHT_BITS)
+    return track_table(weights).clamped(bits)
 
 
 def chosen_table(choice: str) -> ShapeTable | None:

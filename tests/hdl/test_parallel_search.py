@@ -199,6 +199,7 @@ def test_trax_best_backend_rtl_engines(capsys, depth, plies, table):
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(depth)]
     args += ["--engines", "3", "--pv-plies", str(plies), "--move-table", str(table)]
+    args += ["--shapes", "none"]  # (the fixtures' designs evaluate by the tracks' kinds)
     if not table:
         args += ["--no-attack-cut", "--no-newest-first"]
     assert main([*args, "--nodes", str(UNLIMITED), *moves]) == 0

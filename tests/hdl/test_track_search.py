@@ -239,16 +239,18 @@ def test_stops_at_the_cycle_budget(rtl):
 
 @pytest.mark.parametrize("table", [0, TABLE])
 def test_trax_best_backend_rtl(capsys, table):
-    """``trax best --backend rtl`` (the designs of the ``fast`` and ``cut_newest`` fixtures:
-    the table holds the values, and the search cuts and takes the newest first, by default, as
-    the board file's)."""
+    """``trax best --backend rtl``: without options as the board file's (the table holds the
+    values, the search cuts and takes the newest first, and it evaluates by the tracks' shapes
+    with the board files' table, the 9-bit weights of the ULX3S's ROM); with ``--move-table 0
+    --no-attack-cut --no-newest-first --shapes none``, the ``fast`` fixture's design."""
     from trax_fpga.cli import main
+    from trax_fpga.host.shapes import board_table
 
     moves = ["@0+", "B1+", "A0/", "A3/", "@3/", "@3+"]
     args = ["best", "--backend", "rtl", "--torus", str(TORUS), "--depth", str(DEPTH)]
     args += ["--engines", "1", "--nodes", "2000", "--move-table", str(table)]
     if not table:
-        args += ["--no-attack-cut", "--no-newest-first"]
+        args += ["--no-attack-cut", "--no-newest-first", "--shapes", "none"]
     assert main([*args, *moves]) == 0
     out = capsys.readouterr().out.splitlines()
     model = hw_search(
@@ -257,12 +259,13 @@ def test_trax_best_backend_rtl(capsys, table):
         move_table=table,
         table_scores=table > 0,
         research=CUT_NEWEST if table else 0,
+        shapes=board_table() if table else None,
     )
     assert out[-1] == str(model.move)
     assert "agrees" in out[-2]
     assert f"{model.nodes} nodes in " in out[-3] and " cycles, score " in out[-3]
     assert (f"a table of {table} best moves and their values" in out[-3]) == (table > 0)
-    assert (", the attack cut, newest first)" in out[-3]) == (table > 0)
+    assert (", the attack cut, newest first, the tracks' shapes)" in out[-3]) == (table > 0)
 
 
 def test_the_gateware_constants_are_the_models():

@@ -179,6 +179,8 @@ def test_the_boards_table_is_the_kept_weights_clamped_to_its_bits():
             assert b == k or (b in (low, high) and not low <= k <= high)
             clamped += b != k
     assert clamped == 2  # the two largest mine weights (259, 261)
+    small = board_table(8)  # (the HX8K's: its block RAMs are 16 bits wide)
+    assert max(small.mine) == 127 and min(small.theirs) == -127 and small.constant == kept.constant
 
 
 def test_a_shapes_option_names_the_boards_table_none_or_a_file(tmp_path):
