@@ -6,7 +6,7 @@ player             the complete player on one block-RAM board: a 32 x 32 torus (
                    its threat extension and killers), on the board that trades clocks for logic
                    (``board_options``: ``COMPACT_OPTIONS``, as the iCEBreaker's), evaluating by
                    the tracks' shapes with the board files' table in 8-bit weights (``shapes``:
-                   ``board_table(8)``; an SB_RAM40_4K is 16 bits wide and has one read port, so
+                   ``board_table``; an SB_RAM40_4K is 16 bits wide and has one read port, so
                    the ROM's six reads take 6 block RAMs with 8-bit weights and 12 with the
                    ULX3S's 9, one more than the part has). Built at the thirty-first session
                    (commit f62f735's gateware, ``python -m trax_fpga.boards.build ice40_hx8k``):
@@ -65,7 +65,7 @@ BOARD = BoardSpec(
             "max_depth": 6,
             "evaluation": True,
             "board_options": COMPACT_OPTIONS,
-            "shapes": dataclasses.astuple(board_table(8)),
+            "shapes": dataclasses.astuple(board_table()),
         }
     },
     uart=("uart", 0),

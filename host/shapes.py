@@ -117,16 +117,18 @@ def track_table(weights: list[int] | tuple[int, ...]) -> ShapeTable:
 #: round of self-play teaching (docs/evaluation.md, "The tracks' shapes in the board's model and
 #: in the gateware"), in this layout.
 BOARD_WEIGHTS = pathlib.Path(__file__).with_name("shape_weights_tracks.json")
-#: The board keeps a weight in 9 bits, two to an 18-bit block-RAM word (one ECP5 DP16KD for two
-#: of an engine's six reads, where 10 bits take two): :func:`board_table` clamps the fit's weights
-#: to -256..255 (of the kept ones, two of 256 ``mine`` weights, 259 and 261, become 255).
-BOARD_WEIGHT_BITS = 9
+#: The board keeps a weight in 8 bits, two to a 16-bit block-RAM word: one ECP5 DP16KD for two
+#: of an engine's six reads (10 bits would take two), one iCE40 SB_RAM40_4K a read (9 bits would
+#: take two, 12 of the HX8K's 32). :func:`board_table` clamps the fit's weights to -128..127: of
+#: the kept ones three ``mine`` weights (143, 259, 261) become 127, which measured the same at
+#: equal nodes (docs/evaluation.md, thirty-first session).
+BOARD_WEIGHT_BITS = 8
 
 
 def board_table(bits: int = BOARD_WEIGHT_BITS) -> ShapeTable:
     """The board files' table of the tracks' shapes' weights (``TrackGame(shapes=...)``) and the
     model's default (``trax engine --search model``): :data:`BOARD_WEIGHTS`'s, clamped to
-    ``bits`` (a board whose block RAMs are 16 bits wide keeps 8-bit weights: 8)."""
+    ``bits``."""
     weights = json.loads(BOARD_WEIGHTS.read_text())
     return track_table(weights).clamped(bits)
 

@@ -17,10 +17,8 @@ from trax_fpga.boards.spec import LED_ROLES
 from trax_fpga.hdl.track_board import COMPACT_OPTIONS as COMPACT
 from trax_fpga.host.shapes import board_table
 
-#: The ULX3S board file's evaluation: the tracks' shapes by the board files' table.
+#: The board files' evaluation (the ULX3S's and the HX8K's): the tracks' shapes by their table.
 BOARD_SHAPES = dataclasses.astuple(board_table())
-#: ... and the HX8K's, in 8-bit weights (its block RAMs are 16 bits wide).
-HX8K_SHAPES = dataclasses.astuple(board_table(8))
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -237,7 +235,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             "ice40_hx8k",
             None,
             None,
-            {"max_depth": 6, "evaluation": True, "board_options": COMPACT, "shapes": HX8K_SHAPES},
+            {"max_depth": 6, "evaluation": True, "board_options": COMPACT, "shapes": BOARD_SHAPES},
         ),
         ("icebreaker", None, None, {"max_depth": 3, "evaluation": False, "board_options": COMPACT}),
         (
@@ -249,7 +247,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "evaluation": True,
                 "engines": 2,
                 "board_options": COMPACT,
-                "shapes": HX8K_SHAPES,
+                "shapes": BOARD_SHAPES,
             },
         ),
         (

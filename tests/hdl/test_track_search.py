@@ -241,7 +241,7 @@ def test_stops_at_the_cycle_budget(rtl):
 def test_trax_best_backend_rtl(capsys, table):
     """``trax best --backend rtl``: without options as the board file's (the table holds the
     values, the search cuts and takes the newest first, and it evaluates by the tracks' shapes
-    with the board files' table, the 9-bit weights of the ULX3S's ROM); with ``--move-table 0
+    with the board files' table, 8-bit weights as the boards' ROMs keep them); with ``--move-table 0
     --no-attack-cut --no-newest-first --shapes none``, the ``fast`` fixture's design."""
     from trax_fpga.cli import main
     from trax_fpga.host.shapes import board_table
