@@ -155,15 +155,15 @@ def _check_build(board, torus, build_dir, top="player"):
     return report
 
 
-def _board_memories(options):
+def _board_memories(options, shapes=False):
     """The block-RAM board's memories with its ``options``: four cell banks, eight (or four)
-    track-end banks, the log with the forced stack, the frontier list's two banks (or one), and
-    with ``marks_in_block_ram`` the plies' marks."""
+    track-end banks, the log with the forced stack, the frontier list's two banks (or one),
+    with ``marks_in_block_ram`` the plies' marks, and with ``shapes`` the weights' ROM."""
     banks = 4 + options.get("edge_banks", 8) + 1 + (1 if options.get("serial_appends") else 2)
-    return banks + bool(options.get("marks_in_block_ram"))
+    return banks + bool(options.get("marks_in_block_ram")) + shapes
 
 
-def _check_block_ram(report, build_dir, board_options=None):
+def _check_block_ram(report, build_dir, board_options=None, shapes=False):
     """Every one of the block-RAM board's memories (fifteen, fewer with ``board_options``),
     and every other memory but the plies' marks and the search's per-ply fields, is mapped to
     block RAM. Those (a few words, one per ply: ``board.marks``, and ``<field>_plies0`` and
@@ -175,7 +175,7 @@ def _check_block_ram(report, build_dir, board_options=None):
     memories = [line for line in lines if line.startswith("mapping memory ")]
     small = re.compile(r"\.(board\.marks|[a-z_]+_plies[01])$")
     in_ram = [line for line in memories if not small.search(line.rstrip())]
-    assert len(in_ram) == _board_memories(board_options or {}), memories
+    assert len(in_ram) == _board_memories(board_options or {}, shapes), memories
     assert all("via $__ICE40_RAM4K_" in line for line in in_ram), memories
     in_logic = [line for line in lines if "using FF mapping for memory" in line]
     assert all(small.search(line.rstrip()) for line in in_logic), in_logic
@@ -198,7 +198,8 @@ def test_ice40_player_builds_at_the_board_files_torus(tmp_path, board):
     assert report["player_options"]["board"] == "track"
     assert tuple(report["window"]) == spec.torus
     assert report["logic"]["used"] <= report["logic"]["available"]
-    _check_block_ram(report, tmp_path, spec.player_options["search_options"]["board_options"])
+    search = spec.player_options["search_options"]
+    _check_block_ram(report, tmp_path, search["board_options"], "shapes" in search)
 
 
 @pytest.mark.slow
