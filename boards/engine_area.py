@@ -53,7 +53,8 @@ def module_stats(stat_text: str) -> dict[str, dict[str, int]]:
     return stats
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torus", type=int, default=64, help="torus size (default 64)")
     parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
@@ -91,6 +92,28 @@ def main(argv: list[str] | None = None) -> int:
         "the tracks and the constant only)",
     )
     add_board_option_argument(parser, "on the engine's board")
+    return parser
+
+
+def conditions(args: argparse.Namespace, pv_plies: int) -> str:
+    """The figures' conditions: the synthesis, the engine and its options as ``args`` set them
+    (``pv_plies``: the engine's split depth)."""
+    where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
+    where += ", split" if args.split else ""
+    where += f", PV split to ply {pv_plies}" if args.split and pv_plies > 1 else ""
+    if args.move_table:
+        shared = "the port to a shared table of" if args.shared_table else "a table of"
+        where += f", {shared} {args.move_table} best moves"
+        where += " and their values" if args.table_scores else ""
+    where += ", the attack cut" if args.attack_cut else ""
+    where += ", newest first" if args.newest_first else ""
+    where += f", the tracks' shapes ({args.shapes})" if args.shapes != "none" else ""
+    where += "".join(f", {name}={value}" for name, value in args.board_option)
+    return where
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         table = chosen_table(args.shapes)
@@ -126,17 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if result.returncode:
         raise SystemExit(f"error: yosys failed (see {BUILD / 'engine.log'})")
     stats = module_stats((BUILD / "engine.stat").read_text())
-    where = f"ECP5 synth_ecp5 -noflatten, TrackSearch {args.torus}x{args.torus}, depth {args.depth}"
-    where += ", split" if args.split else ""
-    where += f", PV split to ply {engine.pv_plies}" if args.split and engine.pv_plies > 1 else ""
-    if args.move_table:
-        shared = "the port to a shared table of" if args.shared_table else "a table of"
-        where += f", {shared} {args.move_table} best moves"
-        where += " and their values" if args.table_scores else ""
-    where += ", the attack cut" if args.attack_cut else ""
-    where += ", newest first" if args.newest_first else ""
-    where += f", the tracks' shapes of {args.shapes.name}" if args.shapes else ""
-    where += "".join(f", {name}={value}" for name, value in args.board_option)
+    where = conditions(args, engine.pv_plies)
     names = {"engine": "search", "design hierarchy": "engine in all"}
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])

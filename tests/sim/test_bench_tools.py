@@ -2,7 +2,7 @@
 
 import pathlib
 
-from trax_fpga.boards.engine_area import module_stats
+from trax_fpga.boards.engine_area import build_parser, conditions, module_stats
 from trax_fpga.sim.clock_profile import profile
 from trax_fpga.sim.track_bench import search_figures
 
@@ -42,6 +42,14 @@ def test_engine_area_reads_each_module():
     assert stats["engine"]["TRELLIS_DPR16X4"] == 14
     assert stats["engine"]["DP16KD"] == 0
     assert stats["design hierarchy"]["LUT4"] == 9046
+
+
+def test_engine_area_names_its_conditions():
+    """The figures' conditions name the options given, the tracks' shapes by their choice."""
+    plain = conditions(build_parser().parse_args([]), 1)
+    assert plain == "ECP5 synth_ecp5 -noflatten, TrackSearch 64x64, depth 6"
+    args = build_parser().parse_args(["--shapes", "board", "--attack-cut", "--split"])
+    assert conditions(args, 1) == f"{plain}, split, the attack cut, the tracks' shapes (board)"
 
 
 def test_clock_profile_accounts_for_every_clock():
