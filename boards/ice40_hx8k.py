@@ -7,8 +7,8 @@ player             the complete player on one block-RAM board: a 32 x 32 torus (
                    (``board_options``: ``COMPACT_OPTIONS``, as the iCEBreaker's), evaluating by
                    the tracks' shapes with the board files' table in 8-bit weights (``shapes``:
                    ``board_table``; an SB_RAM40_4K is 16 bits wide and has one read port, so
-                   the ROM's six reads take 6 block RAMs with 8-bit weights and 12 with the
-                   ULX3S's 9, one more than the part has). Built at the thirty-first session
+                   the ROM's six reads take 6 block RAMs with 8-bit weights and 12 with 9-bit
+                   ones, one more than the part has). Built at the thirty-first session
                    (commit f62f735's gateware, ``python -m trax_fpga.boards.build ice40_hx8k``):
                    7485 of 7680 logic cells, 97%; 1696 FFs; 27 of 32 block RAMs; 35.0 MHz routed
                    against the 12 MHz clock, met, bitstream; 97 s beside a match. With 9-bit

@@ -5,15 +5,16 @@ player             the complete player with 6 search engines (``engines``, docs/
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), sharing one
                    table of 16,384 best moves and their values (``move_table``,
                    ``shared_table``, ``table_scores``, docs/hash-moves.md), iterations up to 8
-                   plies, the previous best's node split (``pv_plies`` 1), the loop potential's
-                   evaluation by the tracks' shapes (``shapes``: the board files' table,
-                   ``host/shapes.py``'s ``board_table``, weights of 9 bits, a ROM of 3 DP16KD an
-                   engine; docs/evaluation.md), a move that leaves the opponent a loop attack lost
-                   at once (``attack_cut``) and the candidates newest first (``newest_first``).
-                   Built at the thirty-first session (commit f62f735, ``python -m
-                   trax_fpga.boards.build ulx3s_85f``): 74427 of 83640 TRELLIS_COMB, 89%; 10096
-                   FFs; 188 of 208 DP16KD; 18 MULT18X18D; 27.62 MHz routed against the 25 MHz
-                   clock, met, bitstream; 2242 s beside a match.
+                   plies, the previous best's node split (``pv_plies`` 1), the evaluation by the
+                   tracks' shapes (``shapes``: the board files' table, ``host/shapes.py``'s
+                   ``board_table``, 8-bit weights, a ROM of 3 DP16KD an engine;
+                   docs/evaluation.md), a move that leaves the opponent a loop attack lost at
+                   once (``attack_cut``) and the candidates newest first (``newest_first``).
+                   Built at the thirty-first session (commit 9f42a00, ``python -m
+                   trax_fpga.boards.build ulx3s_85f``): 73829 of 83640 TRELLIS_COMB, 88%; 10084
+                   FFs; 188 of 208 DP16KD; 18 MULT18X18D; 27.44 MHz routed against the 25 MHz
+                   clock, met, bitstream; 2994 s beside the tests. With 9-bit weights (commit
+                   f62f735): 74427, 89%; 188 DP16KD; 27.62 MHz, met.
                    With the loop potential's evaluation instead (the board file's from the
                    twenty-sixth session to the thirtieth; ``--shapes none``): 71136 of 83640
                    TRELLIS_COMB, 85%; 10222 FFs; 170 of 208 DP16KD; 30 MULT18X18D; 28.50 MHz

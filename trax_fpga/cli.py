@@ -151,7 +151,7 @@ def _add_board_search_options(p: argparse.ArgumentParser, which: str) -> None:
         metavar="WEIGHTS",
         default=None,
         help=f"{which}: the evaluation weighs the tracks' shapes (host/trackeval.py) by these "
-        "weights: 'board' (the board files' table, host/shape_weights_tracks.json clamped to 9 "
+        "weights: 'board' (the board files' table, host/shape_weights_tracks.json clamped to 8 "
         "bits; the default, as the ULX3S board file's), 'none' (the tracks' kinds, the loop "
         "potential) or a FILE (JSON, the shapes layout with only the tracks and the constant: "
         "python -m trax_fpga.host.shapefit fit --groups tracks)",

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from trax_fpga.cli import main
+from trax_fpga.host.shapes import board_table
 
 
 def run(argv, stdin="", monkeypatch=None, capsys=None):
@@ -98,26 +99,36 @@ def test_best_backend_model_prints_the_gateware_models_choice_last(monkeypatch, 
     position = Position.from_moves(moves)
     board = {"move_table": 16384, "table_scores": True}  # the board file's table
     cut, newest = RESEARCH_CUT, RESEARCH_NEWEST  # and its search order
-    for options, table, research in (
-        ([], board, cut | newest),
-        (["--move-table", "256", "--no-table-scores"], {"move_table": 256}, cut | newest),
-        (["--move-table", "0"], {}, cut | newest),
-        (["--no-attack-cut", "--no-newest-first"], board, 0),
-        (["--no-newest-first"], board, cut),
+    shapes = board_table()  # and its evaluation
+    for options, table, research, evaluation in (
+        ([], board, cut | newest, shapes),
+        (["--move-table", "256", "--no-table-scores"], {"move_table": 256}, cut | newest, shapes),
+        (["--move-table", "0"], {}, cut | newest, shapes),
+        (["--no-attack-cut", "--no-newest-first"], board, 0, shapes),
+        (["--no-newest-first"], board, cut, shapes),
+        (["--shapes", "none"], board, cut | newest, None),
     ):
         status, out, _ = run([*argv, *options], monkeypatch=monkeypatch, capsys=capsys)
         assert status == 0
-        expected = hw_search(position, 16, 16, 2000, 3, board="track", research=research, **table)
+        expected = hw_search(
+            *(position, 16, 16, 2000, 3),
+            board="track",
+            research=research,
+            shapes=evaluation,
+            **table,
+        )
         assert out.splitlines()[-1] == str(expected.move)
         assert f"{expected.nodes} nodes in" in out.splitlines()[-2]
         assert ("a table of" in out) == bool(table)
         assert (", the attack cut" in out) == bool(research & cut)
         assert (", newest first" in out) == bool(research & newest)
+        assert (", the tracks' shapes" in out) == (evaluation is not None)
 
 
 def test_best_backend_model_defaults_to_the_board_files_search(monkeypatch, capsys):
     """Without options, the ULX3S board file's search: 6 engines sharing a table of 16,384
-    best moves and their values, iterations to 8 plies, the attack cut and newest first."""
+    best moves and their values, iterations to 8 plies, the attack cut and newest first, the
+    evaluation by the tracks' shapes with the board files' table."""
     from trax_fpga.host.hwparallel import hw_parallel_search
     from trax_fpga.host.position import Position
 
@@ -126,6 +137,7 @@ def test_best_backend_model_defaults_to_the_board_files_search(monkeypatch, caps
     status, out, _ = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert status == 0
     table = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 3}
+    table["shapes"] = board_table()
     expected = hw_parallel_search(Position.from_moves(moves), 16, 16, 300, 8, 6, **table)
     assert out.splitlines()[-1] == str(expected.move)
     assert "16x16 torus, depth <= 8, 6 engines, a table of 16384 best moves" in out
@@ -141,9 +153,11 @@ def test_best_backend_model_with_engines_prints_the_parallel_models_choice(monke
     status, out, _ = run([*argv, "--engines", "3", *moves], monkeypatch=monkeypatch, capsys=capsys)
     assert status == 0
     table = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 3}
+    table["shapes"] = board_table()
     expected = hw_parallel_search(Position.from_moves(moves), 16, 16, 500, 5, 3, **table)
     assert out.splitlines()[-1] == str(expected.move)
     label = "3 engines, a table of 16384 best moves and their values, the attack cut, newest first"
+    label += ", the tracks' shapes"
     assert f"{label}; compiled" in out
     assert f"depth {expected.depth}, {expected.nodes} nodes in" in out.splitlines()[-2]
 
