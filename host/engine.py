@@ -29,6 +29,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .errors import TraxError
+from .fastmodel import RESEARCH_FITTED, RESEARCH_SHAPES
 from .notation import Move
 from .position import Position
 from .shapes import board_table
@@ -254,6 +255,9 @@ class ModelChooser:
         self.newest_first = newest_first
         self.research = research
         self.shapes = shapes
+        own = research & (RESEARCH_FITTED | RESEARCH_SHAPES) or research_weights is not None
+        if shapes is not None and own:
+            raise ValueError("a research evaluation has weights of its own: give shapes=None")
         if research_weights is not None:  # 30: RESEARCH_FITTED's; 1,029: RESEARCH_SHAPES's
             from .fastmodel import research_weights as set_weights
             from .shapes import SHAPE_FEATURES, shape_weights

@@ -316,9 +316,13 @@ def shape_weights(weights: list[int] | tuple[int, ...]) -> None:
 
 
 def _shapes(research: int, shapes: ShapeTable | None) -> int:
-    """With ``shapes``, set them as the compiled shapes evaluation's weights and add its flag."""
+    """With ``shapes``, set them as the compiled shapes evaluation's weights and add its flag.
+    ValueError with a research evaluation of its own (``RESEARCH_FITTED``, ``RESEARCH_SHAPES``),
+    whose weights the table would overwrite."""
     if shapes is None:
         return research
+    if research & (RESEARCH_FITTED | RESEARCH_SHAPES):
+        raise ValueError("a research evaluation (research 8 or 128) has weights of its own")
     shape_weights(track_weights(shapes))
     return research | RESEARCH_SHAPES
 

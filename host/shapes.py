@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import dataclasses
+import functools
 import json
 import pathlib
 import re
@@ -125,6 +126,7 @@ BOARD_WEIGHTS = pathlib.Path(__file__).with_name("shape_weights_tracks.json")
 BOARD_WEIGHT_BITS = 8
 
 
+@functools.cache
 def board_table(bits: int = BOARD_WEIGHT_BITS) -> ShapeTable:
     """The board files' table of the tracks' shapes' weights (``TrackGame(shapes=...)``) and the
     model's default (``trax engine --search model``): :data:`BOARD_WEIGHTS`'s, clamped to

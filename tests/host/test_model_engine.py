@@ -405,3 +405,17 @@ def test_bad_shapes_are_clear_errors(content, message, tmp_path, capsys):
     assert main(["engine", "--search", "model", "--shapes", str(path)]) == 1
     error = capsys.readouterr().err
     assert message in error and str(path) in error and "Traceback" not in error
+
+
+def test_a_research_evaluation_refuses_a_shapes_table():
+    """The table would overwrite a research evaluation's weights (the compiled model keeps one
+    set of shapes weights): the chooser and the compiled model refuse the two together."""
+    from trax_fpga.host.fastmodel import RESEARCH_FITTED, RESEARCH_SHAPES, fast_search
+
+    for research in (RESEARCH_FITTED, RESEARCH_SHAPES):
+        with pytest.raises(ValueError, match="weights of its own"):
+            ModelChooser(nodes=NODES, research=research)
+        with pytest.raises(ValueError, match="weights of its own"):
+            position = Position.from_moves(["@0+", "B1+"])
+            fast_search(position, 64, 64, 10, 1, research=research, shapes=DEFAULT_SHAPES)
+        assert ModelChooser(nodes=NODES, research=research, shapes=None).shapes is None
