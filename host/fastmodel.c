@@ -430,6 +430,10 @@ static int signed_mod(int v, int size) {
 #define REDUCE_FAR 2       /* RESEARCH_REDUCE's "far": more cells than this outside each box */
 #define RESEARCH_PVS 64    /* moves after a node's first searched with a null window first */
 #define RESEARCH_SHAPES 128 /* the quiet evaluation: shapes of tracks and pairs (fm_shape_weights) */
+#define RESEARCH_THREATS 256 /* a quiet horizon: the side to move may make a threat (threats()) */
+#define RESEARCH_THREATS2 512 /* ... and, answered, a second (with RESEARCH_THREATS: a third) */
+#define RESEARCH_THREAT_FAR 1024 /* threats also at the targets of tracks 3 apart (not only 2) */
+#define RESEARCH_THREAT_DOUBLE 2048 /* only threats after which the side holds two attacks */
 
 typedef struct {
     int attacks[2], potential[2];
@@ -732,7 +736,8 @@ static int reduction(const Searcher *s, int ply, int depth) {
 /* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
  * search goes on below it. */
 #define NONE_VALUE (-100000)
-static int leaf(Searcher *s, int ply, int depth) {
+static int threats(Searcher *s, int ply, int levels, const Features *f, int alpha, int beta);
+static int leaf(Searcher *s, int ply, int depth, int alpha, int beta) {
     Position *p = s->p;
     const Turn *turn = &p->turns[p->n_turns - 1];
     if (p->outcome) {
@@ -757,12 +762,101 @@ static int leaf(Searcher *s, int ply, int depth) {
     if (s->research & RESEARCH_FITTED) pseudo_threats(p, &f);
     if ((s->research & RESEARCH_CUT) && f.attacks[side] > 0) return -(WIN - (ply + 2));
     if (f.attacks[!side] > 0 && reached < 2 * (depth + s->extensions)) return NONE_VALUE;
+    int levels = s->research >> 8 & 3;
+    if (levels && !f.attacks[0] && !f.attacks[1])
+        return -threats(s, ply + 1, levels, &f, -beta, -alpha);
     return -track_score(p, &f, side, s->research);
+}
+
+/* Research (RESEARCH_THREATS): a threat search at a quiet horizon (neither side holds an attack),
+ * in place of its evaluation. The side to move stands on the evaluation or makes a *threat*: a
+ * move at a target of one of its tracks whose targets lie 2 apart (3 too with
+ * RESEARCH_THREAT_FAR; a cell the board can tell from its four edges and their partners without
+ * playing it) after which it holds an attack and the opponent none. Every move of the opponent
+ * answers it, one node each: an answer that leaves the attack standing is lost (the cut), one
+ * that ends the game scores as ever, one after which the threatening side has a further threat
+ * (`levels` - 1 left) searches it, the others are evaluated. A threat every answer of which is
+ * lost is a won position. */
+static int answers(Searcher *s, int ply, int levels, int alpha, int beta);
+
+static int threat_targets(const Position *p, int side, int far, int *cells) {
+    int n = 0;
+    for (int i = 0; i < p->n_open && n < 62; i++) {
+        int e1 = p->open_list[i], e2 = p->ends[e1];
+        if (e1 > e2 || colour_at(p, e1) != side) continue;
+        int x1 = cell_x(e1 >> 2) + DX[e1 & 3], y1 = cell_y(e1 >> 2) + DY[e1 & 3];
+        int x2 = cell_x(e2 >> 2) + DX[e2 & 3], y2 = cell_y(e2 >> 2) + DY[e2 & 3];
+        int distance = abs(signed_mod(x1 - x2, p->width)) + abs(signed_mod(y1 - y2, p->height));
+        if (distance != 2 && !(far && distance == 3)) continue;
+        cells[n++] = cell_of(x1, y1);
+        cells[n++] = cell_of(x2, y2);
+    }
+    return n;
+}
+
+static int threats(Searcher *s, int ply, int levels, const Features *f, int alpha, int beta) {
+    Position *p = s->p;
+    int side = turn_colour(p), best = track_score(p, f, side, s->research);
+    if (best >= beta) return best;
+    if (best > alpha) alpha = best;
+    int targets[64];
+    int n_targets = threat_targets(p, side, s->research & RESEARCH_THREAT_FAR, targets);
+    if (!n_targets) return best;
+    int base = s->n_cands, n = moves(s, NONE);
+    const Candidate *cands = s->cands + base;
+    for (int i = 0; i < n && alpha < beta; i++) {
+        int target = 0;
+        for (int j = 0; j < n_targets && !target; j++) target = targets[j] == cands[i].cell;
+        if (!target || !search_play(s, cands[i].cell, cands[i].symbol)) continue;
+        if (s->engine) yield_node(s->engine, 1);
+        int v = NONE_VALUE;
+        if (p->outcome) {
+            v = (p->outcome & 3) - 1 == side ? WIN - (ply + 1) : -(WIN - (ply + 1));
+        } else {
+            Features after = track_features(p);
+            int least = s->research & RESEARCH_THREAT_DOUBLE ? 2 : 1;
+            if (after.attacks[side] >= least && after.attacks[!side] == 0)
+                v = -answers(s, ply + 1, levels, -beta, -alpha);
+        }
+        pop(p);
+        if (v > best) best = v;
+        if (v > alpha) alpha = v;
+    }
+    s->n_cands = base;
+    return best;
+}
+
+static int answers(Searcher *s, int ply, int levels, int alpha, int beta) {
+    Position *p = s->p;
+    int side = turn_colour(p), best = -INFINITY_SCORE;
+    int base = s->n_cands, n = moves(s, NONE);
+    const Candidate *cands = s->cands + base;
+    for (int i = 0; i < n && alpha < beta; i++) {
+        if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
+        if (s->engine) yield_node(s->engine, 1);
+        int v;
+        if (p->outcome) {
+            v = (p->outcome & 3) - 1 == side ? WIN - (ply + 1) : -(WIN - (ply + 1));
+        } else {
+            Features after = track_features(p);
+            if (after.attacks[!side] > 0)
+                v = -(WIN - (ply + 2)); /* the attack stands: lost (the cut) */
+            else if (levels > 1 && after.attacks[side] == 0)
+                v = -threats(s, ply + 1, levels - 1, &after, -beta, -alpha);
+            else
+                v = -track_score(p, &after, !side, s->research);
+        }
+        pop(p);
+        if (v > best) best = v;
+        if (v > alpha) alpha = v;
+    }
+    s->n_cands = base;
+    return best > -INFINITY_SCORE ? best : 0;
 }
 
 /* _Searcher.value (no tuning): the move just played at `ply`, from its mover's side. */
 static int value(Searcher *s, int ply, int depth, int alpha, int beta) {
-    int v = leaf(s, ply, depth);
+    int v = leaf(s, ply, depth, alpha, beta);
     return v != NONE_VALUE ? v : -negamax(s, ply + 1, depth, -beta, -alpha);
 }
 
@@ -1167,7 +1261,7 @@ static void split_share(Engine *e, int ply) {
             return; /* no legal move */
         }
         yield_node(e, 1);
-        int value = leaf(s, ply, e->depth);
+        int value = leaf(s, ply, e->depth, -INFINITY_SCORE, INFINITY_SCORE);
         if (value == NONE_VALUE) value = -split_value(e, ply + 1);
         pop(s->p);
         if (value > node->best[e->number]) node->best[e->number] = value;
@@ -1179,7 +1273,7 @@ static void split_share(Engine *e, int ply) {
         if (!take_ticket(s, moves_here, n, &next, &ordinal, ticket)) break;
         int alpha = split_alpha(it, node), depth = e->depth - reduction(s, ply, e->depth);
         yield_node(e, 1);
-        int value = leaf(s, ply, depth);
+        int value = leaf(s, ply, depth, alpha, INFINITY_SCORE);
         if (value == NONE_VALUE) value = -negamax(s, ply + 1, depth, -INFINITY_SCORE, -alpha);
         pop(s->p);
         if (value > node->best[e->number]) node->best[e->number] = value;
@@ -1212,7 +1306,7 @@ static void engine_iteration(Engine *e) {
         search_play(s, move->cell, move->symbol);
         it->first = *move, it->has_first = 1;
         yield_node(e, 1);
-        int value = leaf(s, 0, depth);
+        int value = leaf(s, 0, depth, -INFINITY_SCORE, INFINITY_SCORE);
         if (value == NONE_VALUE) value = -split_value(e, 1);
         pop(s->p);
         offer(&it->best[e->number], value, move, 1);
@@ -1227,7 +1321,7 @@ static void engine_iteration(Engine *e) {
         if (ticket == 0) it->first = *move, it->has_first = 1;
         int alpha = iteration_alpha(it);
         yield_node(e, 1);
-        int value = leaf(s, 0, depth), exact = value != NONE_VALUE;
+        int value = leaf(s, 0, depth, alpha, INFINITY_SCORE), exact = value != NONE_VALUE;
         if (!exact) {
             value = -negamax(s, 1, depth, -INFINITY_SCORE, -alpha);
             exact = value > alpha;

@@ -57,6 +57,10 @@ __all__ = [
     "RESEARCH_PVS",
     "RESEARCH_REDUCE",
     "RESEARCH_SHAPES",
+    "RESEARCH_THREATS",
+    "RESEARCH_THREATS2",
+    "RESEARCH_THREAT_DOUBLE",
+    "RESEARCH_THREAT_FAR",
     "FastModelError",
     "available",
     "fast_parallel_search",
@@ -122,6 +126,18 @@ RESEARCH_PVS = 64
 #: The quiet evaluation weighs the shapes of tracks and of pairs of tracks of one colour
 #: (KizuNa's features; :mod:`.shapes` sets the weights and counts the features).
 RESEARCH_SHAPES = 128
+#: A threat search at a quiet horizon (neither side holds an attack; issue 12): the side to move
+#: stands on the evaluation or makes a *threat*, a move at a target of one of its tracks whose
+#: targets lie 2 apart after which it holds an attack (the opponent none); every move of the
+#: opponent answers it, one node each (an answer that leaves the attack is lost: the cut), so a
+#: threat no answer stops is a proved win (``host/fastmodel.c``'s ``threats``).
+RESEARCH_THREATS = 256
+#: After an answer a second threat (with :data:`RESEARCH_THREATS`, a second and a third).
+RESEARCH_THREATS2 = 512
+#: Threats also at the targets of tracks whose targets lie 3 apart.
+RESEARCH_THREAT_FAR = 1024
+#: Only threats after which the side holds two attacks or more (a double threat).
+RESEARCH_THREAT_DOUBLE = 2048
 
 #: The layout of :data:`RESEARCH_SHAPES`'s weights (``host/fastmodel.c``, ``shape_walk``): each
 #: feature a pair, the side to move's then the other colour's, at ``2 k`` and ``2 k + 1`` past its

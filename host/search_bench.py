@@ -117,7 +117,8 @@ HW_MAX_DEPTH = 8
 #: their values, depth 8, the attack cut and newest first), compiled (:mod:`.fastmodel`), the
 #: budget per engine; ``board1`` with one engine; ``-xN`` (research) with N plies of extension
 #: instead of ``MAX_EXTENSIONS``; ``-rF`` with the research flags F in place of the board
-#: file's :data:`BOARD_RESEARCH` (``-r0``: without the cut and the order).
+#: file's :data:`BOARD_RESEARCH` (``-r0``: without the cut and the order); ``-tN`` (research) with
+#: a table of N best moves and their values in place of the board file's.
 BOARD_ENGINES = 6  # (boards/ulx3s_85f.py)
 #: The board file's search order in the model's research flags (``attack_cut``,
 #: ``newest_first``).
@@ -189,10 +190,11 @@ def make_player(name: str, budget: int) -> Player:
         return lambda position: _greedy(position, VARIANTS["default"])
     # The gateware's search, through its model, on a large window. A game that outgrows it
     # (the model finds no move) goes on with the first legal move, as `trax engine` does.
-    compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?(?:-r(\d+))?", name)
+    compiled = re.fullmatch(r"board(1?)(?:-x(\d+))?(?:-r(\d+))?(?:-t(\d+))?", name)
     if compiled:  # the board file's search, compiled (a real board's nodes a move in seconds)
         engines = 1 if compiled[1] else BOARD_ENGINES
-        options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
+        entries = int(compiled[4] or DEFAULT_MODEL_TABLE)
+        options = {"move_table": entries, "table_scores": True, "shared_table": True}
         options["extensions"] = int(compiled[2] or MAX_EXTENSIONS)
         options["research"] = BOARD_RESEARCH if compiled[3] is None else int(compiled[3])
         size, depth = DEFAULT_TORUS, DEFAULT_MODEL_DEPTH
@@ -550,7 +552,7 @@ def main(argv: list[str] | None = None) -> None:
         help=f"one of {', '.join(VARIANTS)}, greedy, random, {', '.join(HW_PLAYERS)}, "
         f"track-NAME (NAME: {', '.join(TUNINGS)}), {', '.join(PARALLEL_PLAYERS)}, board, "
         "board1, board-xN, board1-xN, ...-rF (compiled; budget per engine; F: research flags, "
-        "default 3, the board file's)",
+        "default 3, the board file's; -tN: a table of N entries)",
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")

@@ -250,15 +250,18 @@ def test_research_pvs_keeps_the_values_with_fewer_nodes():
 
 
 @pytest.mark.parametrize(
-    "name", ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19", "board1-r0"]
+    "name",
+    ["board", "board1", "board-x2", "board1-x3", "board1-x2-r19", "board1-r0", "board1-r259-t1024"],
 )
 def test_search_bench_plays_the_compiled_board(name):
     position = midgame_positions(1, 64, HUMAN_GAMES)[0]
     engines = 1 if name.startswith("board1") else 6  # (the board file's)
     extensions = int(name.split("-x")[1].split("-")[0]) if "-x" in name else 1
-    table = {"move_table": 16384, "table_scores": True, "shared_table": True}
+    entries = int(name.split("-t")[1]) if "-t" in name else 16384  # (the board file's)
+    table = {"move_table": entries, "table_scores": True, "shared_table": True}
     table["extensions"] = extensions
-    table["research"] = int(name.split("-r")[1]) if "-r" in name else 3  # (the board file's)
+    research = name.split("-r")[1].split("-")[0] if "-r" in name else "3"  # (the board file's)
+    table["research"] = int(research)
     expected = fast_parallel_search(position, 64, 64, 300, 8, engines, **table)
     assert make_player(name, 300)(position) == expected.move
 
@@ -478,3 +481,37 @@ def test_search_bench_parallel_takes_the_research_flags(capsys):
         assert line.startswith(f"parallel split, 2 engines, depth 3, ticks: {means[research]} ")
         assert ("research flags 3" in line) == (research == 3)
     assert means[0] != means[3]
+
+
+def test_the_threat_search_proves_wins_the_full_width_search_proves_two_plies_deeper():
+    """RESEARCH_THREATS (a quiet horizon searches the side to move's threats and every answer to
+    them): where KizuNa first reported a win against the software player at 75 ms
+    (tests/data/kizuna_scores.tsv, series ``ref-kz75-data``), the board's search at depth 3
+    with the threat search proves more wins than without, and each win it proves is one the
+    full-width search proves at depth 5 (a threat and its answers are two plies): no false
+    proof. A threat's answers are every move, so a proof needs no pattern to be right."""
+    from trax_fpga.host.distill import read_samples
+    from trax_fpga.host.hwsearch import MATE_BOUND
+    from trax_fpga.host.shapes import board_table
+
+    first: dict[str, object] = {}
+    for sample in read_samples():
+        earlier = sample.game not in first or len(sample.moves) < len(first[sample.game].moves)
+        if sample.score >= 20000 and sample.game.startswith("ref-kz75-data/") and earlier:
+            first[sample.game] = sample
+    table = {"move_table": 16384, "table_scores": True, "shapes": board_table()}
+    order = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
+    threats = order | fastmodel.RESEARCH_THREATS
+    proved = {order: 0, threats: 0}
+    for sample in first.values():
+        position = Position.from_moves(list(sample.moves))
+        plain = fast_search(position, 64, 64, 10**8, 3, research=order, **table)
+        found = fast_search(position, 64, 64, 10**8, 3, research=threats, **table)
+        proved[order] += plain.score >= MATE_BOUND
+        proved[threats] += found.score >= MATE_BOUND
+        assert found.score >= MATE_BOUND or plain.score < MATE_BOUND, repr(position)
+        if found.score >= MATE_BOUND and plain.score < MATE_BOUND:
+            deeper = fast_search(position, 64, 64, 10**8, 5, research=order, **table)
+            assert deeper.score >= MATE_BOUND, repr(position)
+    assert len(first) >= 40
+    assert proved[threats] >= proved[order] + 10, proved
