@@ -736,14 +736,16 @@ static int reduction(const Searcher *s, int ply, int depth) {
 /* _Searcher.leaf without a tuning: the value of the move just played, or NONE_VALUE when the
  * search goes on below it. */
 #define NONE_VALUE (-100000)
+/* The value of a game ended by the move `mover` just played at `ply`, from the mover's side. */
+static int ended(const Position *p, int mover, int ply) {
+    return (p->outcome & 3) - 1 == mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
+}
+
 static int threats(Searcher *s, int ply, int levels, const Features *f, int alpha, int beta);
 static int leaf(Searcher *s, int ply, int depth, int alpha, int beta) {
     Position *p = s->p;
     const Turn *turn = &p->turns[p->n_turns - 1];
-    if (p->outcome) {
-        int winner = (p->outcome & 3) - 1;
-        return winner == turn->mover ? WIN - (ply + 1) : -(WIN - (ply + 1));
-    }
+    if (p->outcome) return ended(p, turn->mover, ply);
     int half = s->research & RESEARCH_HALF, reached = 2 * (ply + 1), side = turn_colour(p);
     Features f; /* walked once, when first needed */
     if (half) {
@@ -811,7 +813,7 @@ static int threats(Searcher *s, int ply, int levels, const Features *f, int alph
         if (s->engine) yield_node(s->engine, 1);
         int v = NONE_VALUE;
         if (p->outcome) {
-            v = (p->outcome & 3) - 1 == side ? WIN - (ply + 1) : -(WIN - (ply + 1));
+            v = ended(p, side, ply);
         } else {
             Features after = track_features(p);
             int least = s->research & RESEARCH_THREAT_DOUBLE ? 2 : 1;
@@ -836,7 +838,7 @@ static int answers(Searcher *s, int ply, int levels, int alpha, int beta) {
         if (s->engine) yield_node(s->engine, 1);
         int v;
         if (p->outcome) {
-            v = (p->outcome & 3) - 1 == side ? WIN - (ply + 1) : -(WIN - (ply + 1));
+            v = ended(p, side, ply);
         } else {
             Features after = track_features(p);
             if (after.attacks[!side] > 0)
