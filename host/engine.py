@@ -235,7 +235,11 @@ class ModelChooser:
         research: int = 0,
         research_weights: list[int] | None = None,
         shapes: ShapeTable | None = DEFAULT_SHAPES,
+        verify: tuple[int, int, int] | None = None,
     ) -> None:
+        if verify is not None and (len(verify) != 3 or min(verify[:2]) < 1 or verify[2] < 0):
+            raise ValueError(f"verify is (nodes, depth, research flags), not {verify!r}")
+        self.verify = verify
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise ValueError(f"node budget must be a positive integer, not {nodes!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 1):
@@ -283,20 +287,10 @@ class ModelChooser:
         (with engines, its :class:`.hwparallel.ParallelResult`)."""
         import dataclasses
 
-        # imported on use, as the software search
-        from .fastmodel import model_search
-
         start = time.perf_counter()
-        result, compiled = model_search(
-            *(position, self.torus, self.nodes, self.depth, self.engines),
-            pv_plies=self.pv_plies,
-            move_table=self.move_table,
-            table_scores=self.table_scores,
-            attack_cut=self.attack_cut,
-            newest_first=self.newest_first,
-            research=self.research,
-            shapes=self.shapes,
-        )
+        result, compiled = self._search(position, self.nodes, self.depth, self.research)
+        if self.verify is not None:
+            result = self._verified(position, result, compiled)
         elapsed = time.perf_counter() - start
         log.info(
             "%s: depth %d score %d nodes %d in %.3f s (%s%s)",
@@ -315,6 +309,55 @@ class ModelChooser:
         if self.random is not None and position.ply < VARIED_PLIES:
             return self._vary(position, result)
         return result
+
+    def _search(self, position: Position, nodes: int, depth: int, research: int):
+        from .fastmodel import model_search  # imported on use, as the software search
+
+        return model_search(
+            *(position, self.torus, nodes, depth, self.engines),
+            pv_plies=self.pv_plies,
+            move_table=self.move_table,
+            table_scores=self.table_scores,
+            attack_cut=self.attack_cut,
+            newest_first=self.newest_first,
+            research=research,
+            shapes=self.shapes,
+        )
+
+    def _verified(self, position: Position, result, compiled: bool):
+        """Research (``verify``): the search's move checked by a deeper search from the
+        opponent's side (``verify`` = its nodes an engine, depth and research flags); when that
+        proves the opponent's win, the search again without the move (half the nodes), once.
+        The compiled model's alone (it leaves the move out: :func:`.fastmodel.exclude`)."""
+        from .fastmodel import FastModelError, exclude, root_key
+        from .hwsearch import MATE_BOUND
+
+        if not compiled:
+            raise FastModelError("a verified move needs the compiled model (a C compiler)")
+
+        if result.move is None or abs(result.score) >= MATE_BOUND:
+            return result
+        nodes, depth, research = self.verify
+        turn = position.play(result.move)
+        try:
+            if turn.outcome is not None:
+                return result
+            check, _ = self._search(position, nodes, depth, research)
+        finally:
+            position.pop()
+        if check.score < MATE_BOUND:
+            return result
+        key = root_key(result.window_cell, result.symbol, self.torus, self.torus)
+        exclude([key])
+        try:
+            again, _ = self._search(position, self.nodes // 2, self.depth, self.research)
+        finally:
+            exclude([])
+        log.info(
+            "verified: after %s the opponent wins (%d at depth %d); searched again: %s",
+            *(result.move, check.score, check.depth, again.move),
+        )
+        return again if again.move is not None else result
 
     def _vary(self, position: Position, result):
         """The model's result with its move replaced by a random near-equal one."""

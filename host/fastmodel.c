@@ -706,6 +706,29 @@ static int candidates(Searcher *s, int first) {
 
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta);
 
+/* Research (fm_exclude): root moves (keys, as move_key) the searches leave out, so that a
+ * player can search again without a move a deeper search refuted. */
+#define MAX_EXCLUDED 64
+static int excluded[MAX_EXCLUDED], n_excluded;
+
+void fm_exclude(const int32_t *keys, int n) {
+    n_excluded = n < 0 ? 0 : n > MAX_EXCLUDED ? MAX_EXCLUDED : n;
+    for (int i = 0; i < n_excluded; i++) excluded[i] = keys[i];
+}
+
+/* The root's `n` candidates from `base` without the excluded ones; how many are left. */
+static int drop_excluded(Searcher *s, int base, int n) {
+    Candidate *c = s->cands + base;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int out = 0;
+        for (int j = 0; j < n_excluded; j++) out |= c[i].key == excluded[j];
+        if (!out) c[kept++] = c[i];
+    }
+    s->n_cands = base + kept;
+    return kept;
+}
+
 /* _Searcher.reduction (research, RESEARCH_REDUCE; the Python model's TrackTuning.reduce_far =
  * REDUCE_FAR from ply 1): the plies the move just played at `ply` is searched shallower: 1 when
  * its cell lies more than REDUCE_FAR cells (in x or in y) outside the box of the tiles of each
@@ -1010,7 +1033,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
             }
             goto done;
         }
-        int n = moves(s, have ? r_key : NONE);
+        int n = drop_excluded(s, 0, moves(s, have ? r_key : NONE));
         Candidate *cands = s->cands;
         for (int i = 0; i < n; i++) {
             if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
@@ -1301,7 +1324,7 @@ static void engine_iteration(Engine *e) {
     Iteration *it = e->shared;
     int depth = e->depth;
     s->n_cands = 0;
-    int n = moves(s, e->first), next = 0, ordinal = 0;
+    int n = drop_excluded(s, 0, moves(s, e->first)), next = 0, ordinal = 0;
     const Candidate *roots = s->cands;
     if (e->first != NONE) { /* the PV split: every engine plays the previous best itself */
         const Candidate *move = &roots[next++];

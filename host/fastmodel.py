@@ -244,6 +244,8 @@ def library() -> ctypes.CDLL:
         ctypes.POINTER(ctypes.c_int32),
         ctypes.POINTER(ctypes.c_int32),
     ]
+    lib.fm_exclude.restype = None
+    lib.fm_exclude.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int]
     lib.fm_perft.restype = ctypes.c_int64
     lib.fm_perft.argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.c_int, ctypes.c_int]
     return lib
@@ -311,6 +313,25 @@ def research_weights(weights: tuple[int, ...] | list[int]) -> None:
     if len(weights) != len(BOARD_WEIGHTS) or not all(isinstance(w, int) for w in weights):
         raise ValueError(f"research weights are {len(BOARD_WEIGHTS)} integers")
     library().fm_research_weights((ctypes.c_int32 * len(weights))(*weights), len(weights))
+
+
+MAX_EXCLUDED = 64  # host/fastmodel.c: MAX_EXCLUDED
+
+
+def root_key(cell: tuple[int, int], symbol: Symbol, width: int, height: int) -> int:
+    """A root move's key as the compiled model's table and killers hold it: its cell on the
+    ``width`` x ``height`` torus and its symbol (a result's ``window_cell`` and ``symbol``)."""
+    x, y = cell
+    return ((y % height) << 8 | (x % width)) << 2 | SYMBOLS.index(symbol)
+
+
+def exclude(keys: list[int] | tuple[int, ...]) -> None:
+    """Leave the root moves of ``keys`` (:func:`root_key`) out of every compiled search of this
+    process until set again (research: a player searching again without a move that a deeper
+    search refuted); ``()`` clears them."""
+    if len(keys) > MAX_EXCLUDED:
+        raise ValueError(f"at most {MAX_EXCLUDED} excluded root moves")
+    library().fm_exclude((ctypes.c_int32 * max(1, len(keys)))(*keys), len(keys))
 
 
 def track_weights(table: ShapeTable) -> list[int]:

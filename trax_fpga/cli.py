@@ -364,6 +364,19 @@ def _shape_table(args: argparse.Namespace):
         raise TraxError(str(error)) from None
 
 
+def _verify(text: str) -> tuple[int, int, int]:
+    """``--verify NODES:DEPTH:RESEARCH``: NODES and DEPTH positive, RESEARCH flags (0 or more)."""
+    try:
+        verify = tuple(int(part) for part in text.split(":"))
+    except ValueError:
+        verify = ()
+    if len(verify) != 3 or min(verify[:2]) < 1 or verify[2] < 0:
+        raise argparse.ArgumentTypeError(
+            f"NODES:DEPTH:RESEARCH (NODES and DEPTH positive), not {text!r}"
+        )
+    return verify
+
+
 def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
     if getattr(args, "search", "ref") == "model":
         return ModelChooser(
@@ -374,6 +387,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             pv_plies=args.pv_plies,
             research=args.research,
             research_weights=_research_weights(args.research_weights),
+            verify=args.verify,
             **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -1132,6 +1146,14 @@ def build_parser() -> argparse.ArgumentParser:
         "trax_fpga.host.distill fit --out), searched with --research 8, or the shapes "
         "evaluation's (1,029: python -m trax_fpga.host.shapefit), with --research 128",
     )
+    p.add_argument(
+        "--verify",
+        type=_verify,
+        metavar="NODES:DEPTH:RESEARCH",
+        help="model (research): check the chosen move with a search from the opponent's side "
+        "(NODES an engine, DEPTH, RESEARCH flags); when it proves the opponent's win, search "
+        "again without the move",
+    )
     parser.engine_parser = p  # for the checks between options, in main()
     p.add_argument(
         "--seed",
@@ -1348,11 +1370,12 @@ def main(argv: list[str] | None = None) -> int:
         or args.newest_first is not None
         or args.research
         or args.research_weights is not None
+        or args.verify is not None
         or args.shapes is not None
     ):
         parser.engine_parser.error(
             "--engines, --pv-plies, --move-table, --table-scores, --attack-cut, --newest-first, "
-            "--research, --shapes: for the model (--search model)"
+            "--research, --verify, --shapes: for the model (--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"

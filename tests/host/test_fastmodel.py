@@ -9,6 +9,7 @@ A random test asserts how many cases it compared, so that it cannot pass having 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pathlib
 import random
 
@@ -515,3 +516,26 @@ def test_the_threat_search_proves_wins_the_full_width_search_proves_two_plies_de
             assert deeper.score >= MATE_BOUND, repr(position)
     assert len(first) >= 40
     assert proved[threats] >= proved[order] + 10, proved
+
+
+def test_excluded_root_moves_are_left_out_and_cleared():
+    """``exclude``: the searches (one engine and many) choose among the other root moves, and
+    search as before once the list is cleared."""
+    checked = 0
+    for position in midgame_positions(4, 64, HUMAN_GAMES):
+        for search in (
+            functools.partial(fast_search, position, 64, 64, 3000, 4),
+            functools.partial(fast_parallel_search, position, 64, 64, 1500, 4, 3),
+        ):
+            best = search()
+            key = fastmodel.root_key(best.window_cell, best.symbol, 64, 64)
+            fastmodel.exclude([key])
+            try:
+                other = search()
+            finally:
+                fastmodel.exclude([])
+            assert other.move is not None and other.move != best.move
+            assert fastmodel.root_key(other.window_cell, other.symbol, 64, 64) != key
+            assert search() == best
+            checked += 1
+    assert checked == 8

@@ -315,17 +315,38 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
         (["engine", "--depth", "0"], "--depth"),
         (
             ["engine", "--engines", "2"],
-            "--table-scores, --attack-cut, --newest-first, --research, --shapes: for the model",
+            "--newest-first, --research, --verify, --shapes: for the model",
         ),
         (
             ["engine", "--pv-plies", "3"],
-            "--table-scores, --attack-cut, --newest-first, --research, --shapes: for the model",
+            "--newest-first, --research, --verify, --shapes: for the model",
         ),
-        (["engine", "--move-table", "0"], "--newest-first, --research, --shapes: for the model"),
-        (["engine", "--no-table-scores"], "--newest-first, --research, --shapes: for the model"),
-        (["engine", "--no-attack-cut"], "--newest-first, --research, --shapes: for the model"),
-        (["engine", "--newest-first"], "--newest-first, --research, --shapes: for the model"),
+        (
+            ["engine", "--move-table", "0"],
+            "--newest-first, --research, --verify, --shapes: for the model",
+        ),
+        (
+            ["engine", "--no-table-scores"],
+            "--newest-first, --research, --verify, --shapes: for the model",
+        ),
+        (
+            ["engine", "--no-attack-cut"],
+            "--newest-first, --research, --verify, --shapes: for the model",
+        ),
+        (
+            ["engine", "--newest-first"],
+            "--newest-first, --research, --verify, --shapes: for the model",
+        ),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
+        (["engine", "--verify", "1:2:3"], "--research, --verify, --shapes: for the model"),
+        (
+            ["engine", "--search", "model", "--verify", "1:2"],
+            "NODES:DEPTH:RESEARCH (NODES and DEPTH positive)",
+        ),
+        (
+            ["engine", "--search", "model", "--verify", "0:2:3"],
+            "NODES and DEPTH positive), not '0:2:3'",
+        ),
         (["engine", "--search", "model", "--move-table", "12"], "a power of two from 2, not 12"),
         (["engine", "--search", "model", "--torus", "128"], "tori of at most 64 x 64"),
         (["best", "--backend", "model", "--move-table", "1"], "a power of two from 2, not 1"),
@@ -419,3 +440,31 @@ def test_a_research_evaluation_refuses_a_shapes_table():
             position = Position.from_moves(["@0+", "B1+"])
             fast_search(position, 64, 64, 10, 1, research=research, shapes=DEFAULT_SHAPES)
         assert ModelChooser(nodes=NODES, research=research, shapes=None).shapes is None
+
+
+#: A position of the KizuNa series (board3004, game 6, the board to move at ply 5): the move
+#: the board's search chooses at 100,000 nodes lets KizuNa force a win, which a search from
+#: KizuNa's side after it proves (/work/research in the thirty-third session, docs/evaluation.md).
+VERIFIED_OPENING = ["@0+", "B1+", "C1+", "A2/", "A0\\"]
+
+
+def test_a_verified_move_is_searched_again_when_the_opponent_wins_after_it():
+    """``verify``: the chosen move is checked by a search from the opponent's side; when that
+    proves the opponent's win, the move is left out and the position searched again."""
+    from trax_fpga.host.fastmodel import model_search
+    from trax_fpga.host.hwsearch import MATE_BOUND
+
+    position = Position.from_moves(VERIFIED_OPENING)
+    plain = ModelChooser(nodes=100_000, depth=8).choose(position)
+    checked = ModelChooser(nodes=100_000, depth=8, verify=(300_000, 14, 19)).choose(position)
+    assert position.ply == len(VERIFIED_OPENING)  # left as it was
+    position.play(plain.move)
+    refuted, _ = model_search(position, 64, 300_000, 14, research=19, shapes=DEFAULT_SHAPES)
+    position.pop()
+    assert refuted.score >= MATE_BOUND  # the opponent's win after the plain move, proved
+    assert checked.move != plain.move and checked.move in position.legal_moves()
+    # Where the verifying search proves nothing, the move stands.
+    quiet = Position.from_moves(["@0+", "B1+"])
+    assert ModelChooser(nodes=2000, depth=4, verify=(2000, 6, 3)).choose(quiet) == ModelChooser(
+        nodes=2000, depth=4
+    ).choose(quiet)
