@@ -444,7 +444,8 @@ def test_a_research_evaluation_refuses_a_shapes_table():
 
 #: A position of the KizuNa series (board3004, game 6, the board to move at ply 5): the move
 #: the board's search chooses at 100,000 nodes lets KizuNa force a win, which a search from
-#: KizuNa's side after it proves (/work/research in the thirty-third session, docs/evaluation.md).
+#: KizuNa's side after it proves (thirty-third session: docs/evaluation.md, "Half plies, and a
+#: move verified from the opponent's side").
 VERIFIED_OPENING = ["@0+", "B1+", "C1+", "A2/", "A0\\"]
 
 
