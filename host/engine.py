@@ -200,7 +200,10 @@ class ModelChooser:
     model's research flags and the weights of its fitted evaluation (30, :mod:`.fastmodel`) or
     of its shapes evaluation (1,029, :mod:`.shapes`; give ``shapes`` None with either);
     ``shapes``, the tracks' shapes the evaluation weighs instead of their kinds
-    (:class:`.trackeval.ShapeTable`; None: their kinds, the loop potential). The table
+    (:class:`.trackeval.ShapeTable`; None: their kinds, the loop potential). ``verify``
+    (research, compiled model only): ``(nodes, depth, research)`` of a search from the opponent's
+    side after the chosen move; when it proves the opponent's win, the position is searched
+    again without that move (:meth:`_verified`). The table
     is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
     model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
     faster, seven some 140) when a C compiler is at hand.
