@@ -716,16 +716,16 @@ void fm_exclude(const int32_t *keys, int n) {
     for (int i = 0; i < n_excluded; i++) excluded[i] = keys[i];
 }
 
-/* The root's `n` candidates from `base` without the excluded ones; how many are left. */
-static int drop_excluded(Searcher *s, int base, int n) {
-    Candidate *c = s->cands + base;
+/* The root's `n` candidates (the candidate stack's first) without the excluded ones; how many
+ * are left. */
+static int drop_excluded(Searcher *s, int n) {
     int kept = 0;
     for (int i = 0; i < n; i++) {
         int out = 0;
-        for (int j = 0; j < n_excluded; j++) out |= c[i].key == excluded[j];
-        if (!out) c[kept++] = c[i];
+        for (int j = 0; j < n_excluded; j++) out |= s->cands[i].key == excluded[j];
+        if (!out) s->cands[kept++] = s->cands[i];
     }
-    s->n_cands = base + kept;
+    s->n_cands = kept;
     return kept;
 }
 
@@ -1033,7 +1033,7 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
             }
             goto done;
         }
-        int n = drop_excluded(s, 0, moves(s, have ? r_key : NONE));
+        int n = drop_excluded(s, moves(s, have ? r_key : NONE));
         Candidate *cands = s->cands;
         for (int i = 0; i < n; i++) {
             if (!search_play(s, cands[i].cell, cands[i].symbol)) continue;
@@ -1324,7 +1324,7 @@ static void engine_iteration(Engine *e) {
     Iteration *it = e->shared;
     int depth = e->depth;
     s->n_cands = 0;
-    int n = drop_excluded(s, 0, moves(s, e->first)), next = 0, ordinal = 0;
+    int n = drop_excluded(s, moves(s, e->first)), next = 0, ordinal = 0;
     const Candidate *roots = s->cands;
     if (e->first != NONE) { /* the PV split: every engine plays the previous best itself */
         const Candidate *move = &roots[next++];
