@@ -272,9 +272,33 @@ def random_opening(seed: int, plies: int = 4) -> list[Move]:
     return [turn.move for turn in position.turns]
 
 
-def play_match(a: str, b: str, budget: int, pairs: int, seed: int = 1) -> dict[str, float]:
-    """Games between players ``a`` and ``b``; returns a's wins, losses, unfinished, score."""
+def with_shape_weights(player: Player, weights: list[int]) -> Player:
+    """``player`` searching with its own shapes weights (:func:`.shapes.shape_weights`, set
+    before each of its moves: the compiled model holds one set for the process)."""
+
+    def play(position: Position) -> Move:
+        shape_weights(weights)
+        return player(position)
+
+    return play
+
+
+def play_match(
+    a: str,
+    b: str,
+    budget: int,
+    pairs: int,
+    seed: int = 1,
+    weights_a: list[int] | None = None,
+    weights_b: list[int] | None = None,
+) -> dict[str, float]:
+    """Games between players ``a`` and ``b``; returns a's wins, losses, unfinished, score.
+    ``weights_a``, ``weights_b``: each player's own shapes weights (research 128), if any."""
     player_a, player_b = make_player(a, budget), make_player(b, budget)
+    if weights_a is not None:
+        player_a = with_shape_weights(player_a, weights_a)
+    if weights_b is not None:
+        player_b = with_shape_weights(player_b, weights_b)
     tally = {"wins": 0, "losses": 0, "unfinished": 0}
     for pair in range(pairs):
         opening = random_opening(seed + pair)
@@ -572,6 +596,13 @@ def main(argv: list[str] | None = None) -> None:
         help="the shapes evaluation's weights (a JSON list, RESEARCH_SHAPES: -r with 128), as "
         "`python -m trax_fpga.host.shapefit` (or `shapes kizuna`) writes them",
     )
+    match.add_argument(
+        "--shape-weights-b",
+        type=pathlib.Path,
+        metavar="FILE",
+        help="player b's own shapes weights, where --shape-weights are then player a's alone "
+        "(two weights of the shapes evaluation played against each other)",
+    )
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
     split.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -652,9 +683,14 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "match":
         if args.research_weights:
             research_weights(json.loads(args.research_weights.read_text()))
-        if args.shape_weights:
+        weights_a = weights_b = None
+        if args.shape_weights_b:
+            weights_b = json.loads(args.shape_weights_b.read_text())
+            if args.shape_weights:
+                weights_a = json.loads(args.shape_weights.read_text())
+        elif args.shape_weights:
             shape_weights(json.loads(args.shape_weights.read_text()))
-        tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed)
+        tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed, weights_a, weights_b)
         print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
     elif args.command == "parallel":
         counts = tuple(int(n) for n in args.engines.split(","))

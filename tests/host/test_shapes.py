@@ -17,7 +17,7 @@ import pytest
 from trax_fpga.host import fastmodel, shapes
 from trax_fpga.host.fastmodel import fast_parallel_search, fast_search
 from trax_fpga.host.position import Position
-from trax_fpga.host.search_bench import midgame_positions
+from trax_fpga.host.search_bench import make_player, midgame_positions, with_shape_weights
 from trax_fpga.host.shapefit import fit, load_records, load_samples, teach, write_records
 from trax_fpga.host.shapes import (
     CONSTANT,
@@ -36,6 +36,8 @@ from trax_fpga.host.shapes import (
 HUMAN_GAMES = pathlib.Path(__file__).parent.parent / "data" / "human_games.txt"
 SHAPES = fastmodel.RESEARCH_SHAPES
 ORDER = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
+#: search_bench's ``board1-r131``: the board file's table and order, the shapes evaluation.
+BOARD = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 131}
 
 
 @pytest.fixture
@@ -150,6 +152,24 @@ def kizuna_like() -> list[int]:
         near = 4 - min(4, (q & 3) + (q >> 2 & 3))
         weights[PAIRS + 2 * q], weights[PAIRS + 2 * q + 1] = 10 * near, -10 * near
     return weights
+
+
+def test_each_player_of_a_match_searches_with_its_own_shape_weights(zero_weights):
+    """`search_bench match --shape-weights A --shape-weights-b B`: the players' moves, taken in
+    turn, are those of the search with each one's weights alone, and the two differ."""
+    mine, other = kizuna_like(), [-w for w in kizuna_like()]
+    first = with_shape_weights(make_player("board1-r131", 2000), mine)
+    second = with_shape_weights(make_player("board1-r131", 2000), other)
+    moves = {"same": 0, "differ": 0}
+    for position in midgame_positions(6, 64, HUMAN_GAMES):
+        found = (first(position), second(position), first(position))
+        expected = []
+        for weights in (mine, other, mine):
+            shape_weights(weights)
+            expected.append(fast_parallel_search(position, 64, 64, 2000, 8, 1, **BOARD).move)
+        assert list(found) == expected
+        moves["same" if found[0] == found[1] else "differ"] += 1
+    assert moves["differ"] >= 2, moves
 
 
 def test_a_pair_pattern_does_not_depend_on_the_order_of_the_ends():
