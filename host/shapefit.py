@@ -158,12 +158,21 @@ def _search_scores(task: tuple[list[str], list[int], int, int]) -> list[int]:
     return scores
 
 
-def teach(samples, records, nodes: int, mix: float, jobs: int = 1, research: int = BOARD_RESEARCH):
+def teach(
+    samples,
+    records,
+    nodes: int,
+    mix: float,
+    jobs: int = 1,
+    research: int = BOARD_RESEARCH,
+    progress=None,
+):
     """The samples with their labels mixed with the search's judgement (method, step 2 with
     ``--teacher``): ``(1 - mix) result + mix sigmoid(score / 100)``, the score the board file's
     search (one engine, ``nodes`` nodes a position; ``research``: its flags, the board file's
     by default, with :data:`.fastmodel.RESEARCH_SHAPES` the shapes evaluation with the weights
-    set now) gives the side to move."""
+    set now) gives the side to move. ``progress(done, total)`` is called as each game's
+    positions are judged."""
     by_game: dict[int, list[int]] = {}
     for k, sample in enumerate(samples):
         by_game.setdefault(sample[3], []).append(k)
@@ -171,7 +180,11 @@ def teach(samples, records, nodes: int, mix: float, jobs: int = 1, research: int
     tasks = [(records[g][1], plies[g], nodes, research) for g in by_game]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
-        results = list(pool.imap(_search_scores, tasks, 8) if pool else map(_search_scores, tasks))
+        results = []
+        for scores in pool.imap(_search_scores, tasks, 8) if pool else map(_search_scores, tasks):
+            results.append(scores)
+            if progress:
+                progress(len(results), len(tasks))
     finally:
         if pool:
             pool.close()
@@ -299,13 +312,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     args = parser.parse_args(argv)
 
+    def progress(done: int, total: int, what: str = "games") -> None:
+        if done % 100 == 0 or done == total:
+            print(f"  {done}/{total} {what}", file=sys.stderr, flush=True)
+
     if args.command in ("games", "run"):
         if min(args.budget, args.games, args.jobs) < 1:
             parser.error("--budget, --games and --jobs must be positive")
-
-        def progress(done: int, total: int) -> None:
-            if done % 100 == 0 or done == total:
-                print(f"  {done}/{total} games", file=sys.stderr, flush=True)
 
         if args.player_weights:
             shape_weights(json.loads(args.player_weights.read_text()))
@@ -324,7 +337,15 @@ def main(argv: list[str] | None = None) -> int:
             if args.teacher_weights:
                 shape_weights(json.loads(args.teacher_weights.read_text()))
                 research |= RESEARCH_SHAPES
-            samples = teach(samples, records, args.teacher, args.mix, args.jobs, research)
+            samples = teach(
+                samples,
+                records,
+                args.teacher,
+                args.mix,
+                args.jobs,
+                research,
+                lambda done, total: progress(done, total, "games judged by the teacher"),
+            )
         weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")

@@ -223,7 +223,12 @@ def test_the_teacher_mixes_the_searchs_judgement_into_the_labels():
     samples = load_samples(records)[:12]
     assert teach(samples, records, 300, 0.0) == samples
     judged = teach(samples, records, 300, 1.0)
-    assert teach(samples, records, 300, 1.0, jobs=2) == judged
+    reports = []
+    assert teach(samples, records, 300, 1.0, jobs=2, progress=lambda *r: reports.append(r)) == (
+        judged
+    )
+    games = len({sample[3] for sample in samples})
+    assert reports == [(done, games) for done in range(1, games + 1)]
     for sample, taught in zip(samples, judged, strict=True):
         score = fast_search(
             Position.from_moves(records[sample[3]][1][: sample[4]]),
