@@ -235,14 +235,40 @@ def main(argv: list[str] | None = None) -> int:
     kizuna.add_argument("source", type=pathlib.Path, help="KizuNa's src/trax/eval_params.h")
     kizuna.add_argument("--scale", type=float, default=1.0, help="multiply every weight (1)")
     kizuna.add_argument("--out", type=pathlib.Path, help="write here (default: stdout)")
+    table = sub.add_parser(
+        "table",
+        help="the board's table in the layout (JSON): a tracks-only file's weights clamped",
+    )
+    table.add_argument(
+        "weights",
+        nargs="?",
+        type=pathlib.Path,
+        default=BOARD_WEIGHTS,
+        help="tracks-only weights in the layout (default: the board's kept weights)",
+    )
+    table.add_argument(
+        "--bits",
+        type=int,
+        default=BOARD_WEIGHT_BITS,
+        help=f"clamp every weight to this many bits (default {BOARD_WEIGHT_BITS}, the board's)",
+    )
+    table.add_argument("--out", type=pathlib.Path, help="write here (default: stdout)")
     args = parser.parse_args(argv)
     if args.command == "kizuna":
         weights = kizuna_weights(args.source.read_text(), args.scale)
-        text = json.dumps(weights)
-        if args.out:
-            args.out.write_text(text + "\n")
-        else:
-            print(text)
+    else:
+        if args.bits < 2:
+            parser.error("--bits must be at least 2")
+        try:
+            found = track_table(json.loads(args.weights.read_text(encoding="utf-8")))
+        except (OSError, TypeError, ValueError) as error:
+            parser.error(f"{args.weights}: {error}")
+        weights = track_weights(found.clamped(args.bits))
+    text = json.dumps(weights)
+    if args.out:
+        args.out.write_text(text + "\n")
+    else:
+        print(text)
     return 0
 
 

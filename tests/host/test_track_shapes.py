@@ -201,3 +201,27 @@ def test_a_table_clamped_keeps_its_constant_and_its_weights_in_range():
     clamped = table.clamped(9)
     assert clamped.mine[:2] == (255, 1) and clamped.theirs[:2] == (-256, -1)
     assert clamped.constant == 999
+
+
+def test_the_table_command_writes_the_boards_table_in_the_layout(tmp_path, capsys):
+    """`python -m trax_fpga.host.shapes table [FILE] [--bits N]`: the board's table (or a
+    tracks-only file's weights) clamped, in the layout a match's --shape-weights reads; a file
+    with other weights is refused with the reason."""
+    from trax_fpga.host.shapes import main
+
+    out = tmp_path / "board8.json"
+    assert main(["table", "--out", str(out)]) == 0
+    assert json.loads(out.read_text()) == track_weights(board_table())
+    weights = [0] * SHAPE_FEATURES
+    weights[TRACKS], weights[TRACKS + 1], weights[-1] = 300, -300, 5
+    source = tmp_path / "w.json"
+    source.write_text(json.dumps(weights))
+    assert main(["table", str(source), "--bits", "6"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert written[TRACKS : TRACKS + 2] == [31, -32] and written[-1] == 5
+    weights[0] = 1  # a pseudo-threat's weight, which the board has not
+    source.write_text(json.dumps(weights))
+    with pytest.raises(SystemExit) as refused:
+        main(["table", str(source)])
+    assert refused.value.code == 2
+    assert "constant only" in capsys.readouterr().err
