@@ -600,8 +600,8 @@ def main(argv: list[str] | None = None) -> None:
         "--shape-weights-b",
         type=pathlib.Path,
         metavar="FILE",
-        help="player b's own shapes weights, where --shape-weights are then player a's alone "
-        "(two weights of the shapes evaluation played against each other)",
+        help="player b's own shapes weights, with --shape-weights then player a's alone (two "
+        "weights of the shapes evaluation played against each other)",
     )
     split = sub.add_parser("parallel", help="virtual time of the parallel split to a depth")
     split.add_argument("--depth", type=int, default=4, help="depth to complete (default 4)")
@@ -685,9 +685,10 @@ def main(argv: list[str] | None = None) -> None:
             research_weights(json.loads(args.research_weights.read_text()))
         weights_a = weights_b = None
         if args.shape_weights_b:
+            if not args.shape_weights:
+                parser.error("--shape-weights-b needs --shape-weights (player a's weights)")
+            weights_a = json.loads(args.shape_weights.read_text())
             weights_b = json.loads(args.shape_weights_b.read_text())
-            if args.shape_weights:
-                weights_a = json.loads(args.shape_weights.read_text())
         elif args.shape_weights:
             shape_weights(json.loads(args.shape_weights.read_text()))
         tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed, weights_a, weights_b)

@@ -37,7 +37,8 @@ HUMAN_GAMES = pathlib.Path(__file__).parent.parent / "data" / "human_games.txt"
 SHAPES = fastmodel.RESEARCH_SHAPES
 ORDER = fastmodel.RESEARCH_CUT | fastmodel.RESEARCH_NEWEST
 #: search_bench's ``board1-r131``: the board file's table and order, the shapes evaluation.
-BOARD = {"move_table": 16384, "table_scores": True, "shared_table": True, "research": 131}
+BOARD = {"move_table": 16384, "table_scores": True, "shared_table": True}
+BOARD["research"] = ORDER | SHAPES
 
 
 @pytest.fixture
@@ -170,6 +171,17 @@ def test_each_player_of_a_match_searches_with_its_own_shape_weights(zero_weights
         assert list(found) == expected
         moves["same" if found[0] == found[1] else "differ"] += 1
     assert moves["differ"] >= 2, moves
+
+
+def test_a_match_refuses_player_bs_weights_without_player_as(tmp_path, capsys):
+    from trax_fpga.host.search_bench import main
+
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps([0] * SHAPE_FEATURES))
+    with pytest.raises(SystemExit) as refused:
+        main(["match", "board1-r131", "board1-r131", "--shape-weights-b", str(path)])
+    assert refused.value.code == 2
+    assert "--shape-weights-b needs --shape-weights" in capsys.readouterr().err
 
 
 def test_a_pair_pattern_does_not_depend_on_the_order_of_the_ends():
