@@ -291,10 +291,14 @@ def play_match(
     seed: int = 1,
     weights_a: list[int] | None = None,
     weights_b: list[int] | None = None,
+    budget_b: int | None = None,
 ) -> dict[str, float]:
     """Games between players ``a`` and ``b``; returns a's wins, losses, unfinished, score.
-    ``weights_a``, ``weights_b``: each player's own shapes weights (research 128), if any."""
-    player_a, player_b = make_player(a, budget), make_player(b, budget)
+    ``weights_a``, ``weights_b``: each player's own shapes weights (research 128), if any;
+    ``budget_b``: player b's nodes a move where they differ from a's ``budget`` (a player whose
+    node costs more clocks, matched at equal time)."""
+    player_a = make_player(a, budget)
+    player_b = make_player(b, budget if budget_b is None else budget_b)
     if weights_a is not None:
         player_a = with_shape_weights(player_a, weights_a)
     if weights_b is not None:
@@ -580,6 +584,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     match.add_argument("b")
     match.add_argument("--budget", type=int, default=2000, help="nodes per move (default 2000)")
+    match.add_argument(
+        "--budget-b",
+        type=int,
+        metavar="N",
+        help="player b's nodes per move (default: --budget), to match at equal time a player "
+        "whose node costs more clocks",
+    )
     match.add_argument("--pairs", type=int, default=12, help="opening pairs (default 12)")
     match.add_argument("--seed", type=int, default=1, help="first opening seed (default 1)")
     match.add_argument(
@@ -691,8 +702,11 @@ def main(argv: list[str] | None = None) -> None:
             weights_b = json.loads(args.shape_weights_b.read_text())
         elif args.shape_weights:
             shape_weights(json.loads(args.shape_weights.read_text()))
-        tally = play_match(args.a, args.b, args.budget, args.pairs, args.seed, weights_a, weights_b)
-        print(f"{args.a} vs {args.b} at {args.budget} nodes: {tally}")
+        tally = play_match(
+            args.a, args.b, args.budget, args.pairs, args.seed, weights_a, weights_b, args.budget_b
+        )
+        nodes = f"{args.budget}" if args.budget_b is None else f"{args.budget} and {args.budget_b}"
+        print(f"{args.a} vs {args.b} at {nodes} nodes: {tally}")
     elif args.command == "parallel":
         counts = tuple(int(n) for n in args.engines.split(","))
         parallel(

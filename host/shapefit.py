@@ -50,11 +50,9 @@ from .position import Position
 from .search_bench import BOARD_RESEARCH, MAX_PLIES, make_player, random_opening
 from .shapes import (
     CONSTANT,
-    LONG,
-    PAIRS,
-    PSEUDO,
+    GROUPS,
     SHAPE_FEATURES,
-    TRACKS,
+    chosen_features,
     shape_features,
     shape_weights,
 )
@@ -62,13 +60,6 @@ from .shapes import (
 __all__ = ["fit", "load_samples", "main", "self_play"]
 
 OPENING_PLIES = 4
-#: The features by kind (``--groups``): their indices in the layout.
-GROUPS = {
-    "pseudo": slice(PSEUDO, LONG),
-    "long": slice(LONG, TRACKS),
-    "tracks": slice(TRACKS, PAIRS),
-    "pairs": slice(PAIRS, CONSTANT),
-}
 SCALE = 100  # score units per logit
 ATTACK_WEIGHT = 150  # the opponent's attacks (the board's evaluation, fixed in the fit)
 
@@ -211,10 +202,13 @@ def fit(
     held_out: int = 5,
     report=print,
     groups: tuple[str, ...] = tuple(GROUPS),
+    pairs_within: int | None = None,
 ) -> list[int]:
     """The weights (method, steps 3 and 4), fitted on the games whose index is not a multiple
     of ``held_out`` and reported on those that are (0: fit on all); only the features of
-    ``groups`` (:data:`GROUPS`' names) and the constant, the others' weights 0."""
+    ``groups`` (:data:`GROUPS`' names) and the constant, the others' weights 0; with
+    ``pairs_within``, only the pairs whose matched fronts lie within it
+    (:func:`.shapes.chosen_features`)."""
     import numpy as np
 
     counts = np.array([s[0] for s in samples], dtype=np.float32)
@@ -222,10 +216,7 @@ def fit(
     offsets = np.array([s[2] for s in samples], dtype=np.float32) * -ATTACK_WEIGHT
     test = np.array([held_out > 0 and s[3] % held_out == 0 for s in samples])
     used = (counts[~test] != 0).sum(axis=0) >= min_count
-    chosen = np.zeros(SHAPE_FEATURES, dtype=bool)
-    for group in groups:
-        chosen[GROUPS[group]] = True
-    used &= chosen
+    used &= np.array(chosen_features(groups, pairs_within))
     used[CONSTANT] = True
     x = counts[:, used]
     penalty = np.full(x.shape[1], l2, dtype=np.float32)
@@ -310,6 +301,13 @@ def main(argv: list[str] | None = None) -> int:
             default=",".join(GROUPS),
             help=f"the kinds of feature fitted, comma-separated (default {','.join(GROUPS)})",
         )
+        command.add_argument(
+            "--pairs-within",
+            type=int,
+            metavar="R",
+            help="fit only the pairs of tracks whose matched fronts lie within R in x and in y "
+            "(2: the near pairs, 1: the adjacent; default: every pair)",
+        )
     args = parser.parse_args(argv)
 
     def progress(done: int, total: int, what: str = "games") -> None:
@@ -331,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         groups = tuple(args.groups.split(","))
         if not set(groups) <= set(GROUPS):
             parser.error(f"--groups: from {', '.join(GROUPS)}")
+        if args.pairs_within is not None and not 0 <= args.pairs_within <= 3:
+            parser.error("--pairs-within: from 0 to 3 (a front's distance is counted up to 3)")
         samples = load_samples(records, quiet=args.quiet)
         if args.teacher:
             research = BOARD_RESEARCH
@@ -346,7 +346,14 @@ def main(argv: list[str] | None = None) -> int:
                 research,
                 lambda done, total: progress(done, total, "games judged by the teacher"),
             )
-        weights = fit(samples, args.l2, args.iterations, args.min_count, groups=groups)
+        weights = fit(
+            samples,
+            args.l2,
+            args.iterations,
+            args.min_count,
+            groups=groups,
+            pairs_within=args.pairs_within,
+        )
         args.out.write_text(json.dumps(weights) + "\n")
         print(f"weights written to {args.out}")
     return 0

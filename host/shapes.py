@@ -47,6 +47,7 @@ __all__ = [
     "BOARD_WEIGHTS",
     "BOARD_WEIGHT_BITS",
     "CONSTANT",
+    "GROUPS",
     "LONG",
     "PAIRS",
     "PSEUDO",
@@ -54,6 +55,7 @@ __all__ = [
     "TRACKS",
     "ShapeFeatures",
     "board_table",
+    "chosen_features",
     "chosen_table",
     "kizuna_weights",
     "pair_pattern",
@@ -164,6 +166,43 @@ def pair_pattern(first: int, second: int) -> int:
     return low | high << 4
 
 
+#: The features by kind (``shapefit --groups``, ``shapes keep --groups``): their indices.
+GROUPS = {
+    "pseudo": slice(PSEUDO, LONG),
+    "long": slice(LONG, TRACKS),
+    "tracks": slice(TRACKS, PAIRS),
+    "pairs": slice(PAIRS, CONSTANT),
+}
+
+
+def _within(half: int, reach: int) -> bool:
+    """Whether a matched pair of fronts (4 bits: |dx| | |dy| << 2) lies within ``reach``."""
+    return (half & 3) <= reach and half >> 2 <= reach
+
+
+def chosen_features(
+    groups: tuple[str, ...] = tuple(GROUPS), pairs_within: int | None = None
+) -> list[bool]:
+    """Which features of the layout a fit or a cut keeps: those of ``groups`` (:data:`GROUPS`'
+    names) and the constant; of the pairs, with ``pairs_within``, only those whose two matched
+    pairs of fronts each lie within it in x and in y (2: the *near* pairs, 1: the *adjacent*;
+    docs/evaluation.md, "The tracks' shapes taught again")."""
+    unknown = set(groups) - set(GROUPS)
+    if unknown:
+        raise ValueError(f"unknown groups {', '.join(sorted(unknown))} (from {', '.join(GROUPS)})")
+    chosen = [False] * SHAPE_FEATURES
+    for group in groups:
+        for i in range(SHAPE_FEATURES)[GROUPS[group]]:
+            chosen[i] = True
+    if pairs_within is not None:
+        for i in range(PAIRS, CONSTANT):
+            pattern = (i - PAIRS) // 2
+            near = _within(pattern & 15, pairs_within) and _within(pattern >> 4, pairs_within)
+            chosen[i] = chosen[i] and near
+    chosen[CONSTANT] = True
+    return chosen
+
+
 def reference_features(position: Position, size: int = 64) -> tuple[int, ...]:
     """The same counts as :func:`shape_features`, computed in Python from the position's open
     tracks (the specification the tests hold the compiled count to)."""
@@ -253,9 +292,40 @@ def main(argv: list[str] | None = None) -> int:
         help=f"clamp every weight to this many bits (default {BOARD_WEIGHT_BITS}, the board's)",
     )
     table.add_argument("--out", type=pathlib.Path, help="write here (default: stdout)")
+    keep = sub.add_parser(
+        "keep",
+        help="weights (JSON) with only some kinds of feature kept, the others set to 0: "
+        "what a part of fitted weights is worth",
+    )
+    keep.add_argument("weights", type=pathlib.Path, help="weights in the layout (JSON)")
+    keep.add_argument(
+        "--groups",
+        required=True,
+        help=f"the kinds of feature kept, comma-separated, from {','.join(GROUPS)} "
+        "(the constant is always kept)",
+    )
+    keep.add_argument(
+        "--pairs-within",
+        type=int,
+        metavar="R",
+        help="keep only the pairs whose matched fronts lie within R in x and in y "
+        "(2: the near pairs, 1: the adjacent; default: every pair)",
+    )
+    keep.add_argument("--out", type=pathlib.Path, help="write here (default: stdout)")
     args = parser.parse_args(argv)
     if args.command == "kizuna":
         weights = kizuna_weights(args.source.read_text(), args.scale)
+    elif args.command == "keep":
+        if args.pairs_within is not None and not 0 <= args.pairs_within <= 3:
+            parser.error("--pairs-within: from 0 to 3 (a front's distance is counted up to 3)")
+        try:
+            chosen = chosen_features(tuple(args.groups.split(",")), args.pairs_within)
+            weights = json.loads(args.weights.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            parser.error(f"{args.weights}: {error}" if isinstance(error, OSError) else str(error))
+        if not isinstance(weights, list) or len(weights) != SHAPE_FEATURES:
+            parser.error(f"{args.weights}: expected a JSON list of {SHAPE_FEATURES} weights")
+        weights = [w if keep_it else 0 for w, keep_it in zip(weights, chosen, strict=True)]
     else:
         if args.bits < 2:
             parser.error("--bits must be at least 2")

@@ -280,3 +280,83 @@ def test_the_kept_weights_fit_the_layout(name, zero_weights):
     shape_weights(weights)
     assert len(weights) == SHAPE_FEATURES and all(isinstance(w, int) for w in weights)
     assert 300 <= sum(w == 0 for w in weights) < SHAPE_FEATURES - 300
+
+
+def _near(index: int, reach: int) -> bool:
+    """A pair feature's four front distances (|dx|, |dy| of each matched pair) within ``reach``."""
+    q = (index - PAIRS) // 2
+    return max(q & 3, q >> 2 & 3, q >> 4 & 3, q >> 6 & 3) <= reach
+
+
+@pytest.mark.parametrize("reach, patterns", [(1, 16), (2, 81), (None, 256)])
+def test_the_keep_command_sets_the_other_groups_and_the_far_pairs_to_0(tmp_path, reach, patterns):
+    """`shapes keep FILE --groups pseudo,tracks,pairs --pairs-within R`: the chosen groups'
+    weights as they were, of the pairs only those whose fronts lie within R, the long tracks 0,
+    the constant kept (the files of docs/evaluation.md's table of what the pairs are worth)."""
+    weights = [i + 1 for i in range(SHAPE_FEATURES)]
+    source, out = tmp_path / "w.json", tmp_path / "kept.json"
+    source.write_text(json.dumps(weights))
+    argv = ["keep", str(source), "--groups", "pseudo,tracks,pairs", "--out", str(out)]
+    assert shapes.main(argv + ([] if reach is None else ["--pairs-within", str(reach)])) == 0
+    kept = json.loads(out.read_text())
+    for i, weight in enumerate(kept):
+        if PAIRS <= i < CONSTANT:
+            expected = weights[i] if reach is None or _near(i, reach) else 0
+        else:
+            expected = 0 if LONG <= i < TRACKS else weights[i]
+        assert weight == expected, i
+    assert sum(w != 0 for w in kept[PAIRS:CONSTANT]) == 2 * patterns
+    assert shapes.chosen_features(("tracks",), 2)[CONSTANT]
+
+
+def test_the_keep_command_refuses_unknown_groups_and_wrong_files(tmp_path, capsys):
+    source = tmp_path / "w.json"
+    source.write_text(json.dumps([1, 2, 3]))
+    for argv, reason in (
+        (["--groups", "tracks,corners"], "unknown groups corners"),
+        (["--groups", "tracks"], f"expected a JSON list of {SHAPE_FEATURES} weights"),
+        (["--groups", "pairs", "--pairs-within", "4"], "--pairs-within: from 0 to 3"),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            shapes.main(["keep", str(source), *argv])
+        assert refused.value.code == 2
+        assert reason in capsys.readouterr().err
+
+
+def test_the_fit_leaves_the_far_pairs_at_0_within_a_reach():
+    """``fit(pairs_within=1)``: a planted near pair's weight is found, a far pair that follows
+    the result as well is left at 0 (``shapefit fit --pairs-within 1``)."""
+    near, far = PAIRS + 2 * (1 | 1 << 4), PAIRS + 2 * (3 | 2 << 2 | 1 << 4)
+    assert _near(near, 1) and not _near(far, 2)
+    rng = random.Random(7)
+    samples = []
+    for k in range(3000):
+        counts = [0] * SHAPE_FEATURES
+        counts[CONSTANT] = 1
+        counts[near] = counts[far] = rng.randrange(0, 3)
+        logit = counts[near] * 80 / 100
+        label = int(rng.random() < 1 / (1 + math.exp(-logit)))
+        samples.append((tuple(counts), label, 0, k, 4))
+    quiet = {"l2": 0, "iterations": 800, "min_count": 5, "held_out": 0, "report": lambda _: None}
+    weights = fit(samples, pairs_within=1, **quiet)
+    assert weights[far] == 0 and 55 <= weights[near] <= 110
+    both = fit(samples, **quiet)
+    assert both[far] != 0
+
+
+def test_a_match_gives_player_b_its_own_budget(monkeypatch):
+    """`search_bench match --budget 100 --budget-b 300`: player b searches 300 nodes a move
+    (a player whose node costs more clocks, matched at equal time), player a 100."""
+    from trax_fpga.host import search_bench
+
+    made = []
+    monkeypatch.setattr(
+        search_bench, "make_player", lambda name, budget: made.append((name, budget)) or name
+    )
+    monkeypatch.setattr(search_bench, "play_game", lambda opening, white, black: "white-loop")
+    tally = search_bench.play_match("hw", "track", 100, 2, budget_b=300)
+    assert made == [("hw", 100), ("track", 300)]
+    assert (tally["wins"], tally["losses"], tally["score"]) == (2, 2, 0.5)
+    made.clear()
+    search_bench.play_match("hw", "track", 100, 1)
+    assert made == [("hw", 100), ("track", 100)]
