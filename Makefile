@@ -97,6 +97,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --kizuna-wins
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 3,67 --depth 5
+	$(BIN)/python -m trax_fpga.host.search_bench tracks
 
 # Each of TrackBoard's clock-for-logic options priced on the board file's engine: its clocks per
 # node and its area (docs/area.md, "The small parts' options priced on the ECP5"), and 7 engines

@@ -44,6 +44,7 @@ from .engine import (
     DEFAULT_NEWEST_FIRST,
     DEFAULT_TORUS,
 )
+from .errors import IllegalMoveError
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .fastmodel import fast_parallel_search, fast_search, order_research, research_weights
 from .hweval import MAX_EXTENSIONS
@@ -353,6 +354,36 @@ def midgame_positions(count: int, torus: int, records: pathlib.Path) -> list[Pos
         if len(found) >= count:
             break
     return found[:count]
+
+
+def track_changes(positions: list[Position]) -> dict[str, float]:
+    """Over every legal move of ``positions``: the tiles a move places (with its forced ones),
+    the open tracks it changes (ended or made) and makes, and the open tracks a position holds:
+    what an evaluation kept track by track must update (docs/evaluation.md, "The near pairs
+    at equal time")."""
+    moves = tiles = changed = made = 0
+    for position in positions:
+        before = set(position.open_tracks())
+        for move in position.legal_moves():
+            try:
+                turn = position.play(move)
+            except IllegalMoveError:
+                continue  # a move whose forced plays bring three ends of a colour into a cell
+            after = set(position.open_tracks())
+            position.pop()
+            moves += 1
+            tiles += len(turn.placed)
+            changed += len(before ^ after)
+            made += len(after - before)
+    return {
+        "positions": len(positions),
+        "moves": moves,
+        "tiles a move": tiles / moves,
+        "tracks changed a move": changed / moves,
+        "tracks made a move": made / moves,
+        "open tracks a position": sum(len(list(p.open_tracks())) for p in positions)
+        / len(positions),
+    }
 
 
 #: The ULX3S board file's search in the model (:data:`.trackresearch.TUNINGS`).
@@ -671,6 +702,10 @@ def main(argv: list[str] | None = None) -> None:
         help="comma-separated research tunings (NAME of track-NAME; empty: the gateware's "
         "search; default ',sw-loops-hash')",
     )
+    churn = sub.add_parser(
+        "tracks", help="tiles and open tracks a move changes, over every legal move (figures)"
+    )
+    churn.add_argument("--positions", type=int, default=200, help="positions (default 200)")
     study = sub.add_parser("research", help="the compiled model's research options: figures")
     study.add_argument("--flags", default="0,3", help="comma-separated research flags (0,3)")
     study.add_argument("--depth", type=int, default=6, help="depth to complete (default 6)")
@@ -681,7 +716,17 @@ def main(argv: list[str] | None = None) -> None:
         "--nodes", type=int, default=BOARD_NODES, help="with --kizuna-wins: nodes an engine"
     )
     args = parser.parse_args(argv)
-    if args.command == "research":
+    if args.command == "tracks":
+        found = track_changes(midgame_positions(args.positions, 64, GAMES_FILE))
+        where = f"host/position.py, every legal move of {found['positions']} human-game positions"
+        for name, key, unit in (
+            ("placed a move", "tiles a move", "tiles"),
+            ("changed a move", "tracks changed a move", "open tracks"),
+            ("made a move", "tracks made a move", "open tracks"),
+        ):
+            figure(name, f"{found[key]:.2f}", unit, f"{where}, {found['moves']} moves")
+        figure("open a position", f"{found['open tracks a position']:.1f}", "tracks", where)
+    elif args.command == "research":
         flags = tuple(int(f) for f in args.flags.split(","))
         if args.kizuna_wins:
             kizuna_wins(flags, args.nodes)

@@ -360,3 +360,26 @@ def test_a_match_gives_player_b_its_own_budget(monkeypatch):
     made.clear()
     search_bench.play_match("hw", "track", 100, 1)
     assert made == [("hw", 100), ("track", 100)]
+
+
+def test_the_tracks_a_move_changes_by_hand():
+    """`search_bench tracks`: after the first tile (two tracks, four open ends) every second
+    tile places itself alone, joins one of the first tile's tracks (ending it) and makes two:
+    the joined one and its own other track."""
+    from trax_fpga.host.search_bench import track_changes
+
+    first = Position.from_moves(["@0+"])
+    found = track_changes([first])
+    assert found == {
+        "positions": 1,
+        "moves": len(first.legal_moves()),
+        "tiles a move": 1.0,
+        "tracks changed a move": 3.0,
+        "tracks made a move": 2.0,
+        "open tracks a position": 2.0,
+    }
+    assert found["moves"] >= 8
+    assert first.tiles == Position.from_moves(["@0+"]).tiles  # every move taken back
+    later = track_changes(midgame_positions(4, 64, HUMAN_GAMES))
+    assert later["tiles a move"] > 1
+    assert later["tracks changed a move"] > later["tracks made a move"]
