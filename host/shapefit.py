@@ -327,10 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         records = [r for path in args.records for r in load_records(path)]
     if args.command in ("run", "fit"):
         groups = tuple(args.groups.split(","))
-        if not set(groups) <= set(GROUPS):
-            parser.error(f"--groups: from {', '.join(GROUPS)}")
-        if args.pairs_within is not None and not 0 <= args.pairs_within <= 3:
-            parser.error("--pairs-within: from 0 to 3 (a front's distance is counted up to 3)")
+        try:
+            chosen_features(groups, args.pairs_within)
+        except ValueError as error:
+            parser.error(str(error))
         samples = load_samples(records, quiet=args.quiet)
         if args.teacher:
             research = BOARD_RESEARCH

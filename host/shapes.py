@@ -190,6 +190,8 @@ def chosen_features(
     unknown = set(groups) - set(GROUPS)
     if unknown:
         raise ValueError(f"unknown groups {', '.join(sorted(unknown))} (from {', '.join(GROUPS)})")
+    if pairs_within is not None and not 0 <= pairs_within <= 3:
+        raise ValueError("pairs within 0 to 3 only (a front's distance is counted up to 3)")
     chosen = [False] * SHAPE_FEATURES
     for group in groups:
         for i in range(SHAPE_FEATURES)[GROUPS[group]]:
@@ -316,13 +318,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "kizuna":
         weights = kizuna_weights(args.source.read_text(), args.scale)
     elif args.command == "keep":
-        if args.pairs_within is not None and not 0 <= args.pairs_within <= 3:
-            parser.error("--pairs-within: from 0 to 3 (a front's distance is counted up to 3)")
         try:
             chosen = chosen_features(tuple(args.groups.split(",")), args.pairs_within)
+        except ValueError as error:
+            parser.error(str(error))
+        try:
             weights = json.loads(args.weights.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
-            parser.error(f"{args.weights}: {error}" if isinstance(error, OSError) else str(error))
+            parser.error(f"{args.weights}: {error}")
         if not isinstance(weights, list) or len(weights) != SHAPE_FEATURES:
             parser.error(f"{args.weights}: expected a JSON list of {SHAPE_FEATURES} weights")
         weights = [w if keep_it else 0 for w, keep_it in zip(weights, chosen, strict=True)]

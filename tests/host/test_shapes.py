@@ -19,6 +19,7 @@ from trax_fpga.host.fastmodel import fast_parallel_search, fast_search
 from trax_fpga.host.position import Position
 from trax_fpga.host.search_bench import make_player, midgame_positions, with_shape_weights
 from trax_fpga.host.shapefit import fit, load_records, load_samples, teach, write_records
+from trax_fpga.host.shapefit import main as shapefit_main
 from trax_fpga.host.shapes import (
     CONSTANT,
     LONG,
@@ -315,12 +316,28 @@ def test_the_keep_command_refuses_unknown_groups_and_wrong_files(tmp_path, capsy
     for argv, reason in (
         (["--groups", "tracks,corners"], "unknown groups corners"),
         (["--groups", "tracks"], f"expected a JSON list of {SHAPE_FEATURES} weights"),
-        (["--groups", "pairs", "--pairs-within", "4"], "--pairs-within: from 0 to 3"),
+        (["--groups", "pairs", "--pairs-within", "4"], "pairs within 0 to 3 only"),
     ):
         with pytest.raises(SystemExit) as refused:
             shapes.main(["keep", str(source), *argv])
         assert refused.value.code == 2
         assert reason in capsys.readouterr().err
+    source.write_text("[1, 2,")
+    with pytest.raises(SystemExit):
+        shapes.main(["keep", str(source), "--groups", "tracks"])
+    assert str(source) in capsys.readouterr().err
+    records = tmp_path / "games.txt"
+    write_records(records, [])
+    fit_argv = ["fit", str(records), "--out", str(tmp_path / "fit.json")]
+    for argv, reason in (
+        (["--groups", "tracks,corners"], "unknown groups corners"),
+        (["--pairs-within", "4"], "pairs within 0 to 3 only"),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            shapefit_main(fit_argv + argv)
+        assert refused.value.code == 2
+        assert reason in capsys.readouterr().err
+    assert not (tmp_path / "fit.json").exists()
 
 
 def test_the_fit_leaves_the_far_pairs_at_0_within_a_reach():
