@@ -361,9 +361,10 @@ def track_changes(positions: list[Position]) -> dict[str, float]:
     the open tracks it changes (ended or made) and makes, and the open tracks a position holds:
     what an evaluation kept track by track must update (docs/evaluation.md, "The near pairs
     at equal time")."""
-    moves = tiles = changed = made = 0
+    moves = tiles = changed = made = held = 0
     for position in positions:
         before = set(position.open_tracks())
+        held += len(before)
         for move in position.legal_moves():
             try:
                 turn = position.play(move)
@@ -381,8 +382,7 @@ def track_changes(positions: list[Position]) -> dict[str, float]:
         "tiles a move": tiles / moves,
         "tracks changed a move": changed / moves,
         "tracks made a move": made / moves,
-        "open tracks a position": sum(len(list(p.open_tracks())) for p in positions)
-        / len(positions),
+        "open tracks a position": held / len(positions),
     }
 
 
