@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .errors import TraxError
@@ -80,7 +81,8 @@ DEFAULT_NEWEST_FIRST = True
 #: ... and its evaluation: the tracks' shapes, by the board files' table.
 DEFAULT_SHAPES = board_table()
 #: With a seed, the model's first plies vary among the moves whose track evaluation after the
-#: move is within this of the best one (the evaluation moves in steps of its near weight).
+#: move is within this of the best one (the evaluation moves in steps of its near weight), and
+#: whose searched score after the move is within this of the best searched one's.
 MODEL_VARIED_MARGIN = 30
 
 
@@ -95,6 +97,34 @@ def gives_a_win(position: Position) -> bool:
         if turn.outcome is not None and turn.outcome.winner is turn.mover:
             return True
     return False
+
+
+def searched_near(
+    position: Position,
+    moves: list[Move],
+    score_after: Callable[[Position], int],
+    margin: int,
+    proved: int,
+) -> list[Move]:
+    """The ``moves`` still near-equal when searched: each is played and the position after it
+    scored by ``score_after`` (a search's score from the opponent's side); the moves whose
+    negated score is within ``margin`` of the best one's and is not a proved loss (at or below
+    ``-proved``), in the order given. ``position`` is left unchanged.
+
+    A varied opening move is chosen among these, not among the static evaluation's near moves
+    alone: the evaluation sees a track's shape, not the forced loss a few plies behind it (the
+    seeded model varied into @0+ B1\\ @1\\ D1\\ against KizuNa, lost at once by a search of
+    depth 4, and lost that game in 11 plies; tests/host/test_model_engine.py keeps it).
+    """
+    scored = []
+    for move in moves:
+        position.play(move)
+        try:
+            scored.append((-score_after(position), move))
+        finally:
+            position.pop()
+    best = max((score for score, _ in scored), default=0)
+    return [move for score, move in scored if score >= best - margin and score > -proved]
 
 
 class MoveChooser:
@@ -214,13 +244,15 @@ class ModelChooser:
     the board would, and its result is kept; only in the first ``VARIED_PLIES`` plies of a game
     is its move replaced by a random one among the moves whose track evaluation after the move
     (:mod:`.trackeval`, from the mover's side) is within ``MODEL_VARIED_MARGIN`` of the best
-    one's, the model's own move always among them. A move that wins at once is never varied, a
-    move that loses at once is never chosen, nor one after which the opponent can win at once,
-    and one that gives the opponent a loop attack (evaluated -500) only if the model chose it or
-    every move does. The variation is a choice
-    on top of the model, not a change of what it computes; a series is varied and repeats for
-    one seed. If the model finds no move (the game outgrew the torus, as the board would flag),
-    the first legal move is played, with a warning.
+    one's and whose score searched by the model after the move (each at the nodes of one move
+    shared among them) is within ``MODEL_VARIED_MARGIN`` of the best searched one's and no
+    proved loss (:func:`searched_near`), the model's own move always among them. A move that
+    wins at once is never varied, a move that loses at once is never chosen, nor one after which
+    the opponent can win at once, and one that gives the opponent a loop attack (evaluated -500)
+    only if the model chose it or every move does. The variation is a choice on top of the
+    model, not a change of what it computes; a series is varied and repeats for one seed. If
+    the model finds no move (the game outgrew the torus, as the board would flag), the first
+    legal move is played, with a warning.
     """
 
     def __init__(
@@ -366,31 +398,49 @@ class ModelChooser:
         """The model's result with its move replaced by a random near-equal one."""
         import dataclasses
 
+        near = self.near_moves(position, result.move)
+        if near == [result.move]:
+            return result
+        move = self.random.choice(near)
+        log.info("varied opening: %s among %d near-equal moves", move, len(near))
+        return dataclasses.replace(result, move=move)
+
+    def near_moves(self, position: Position, move: Move) -> list[Move]:
+        """The moves a seeded choice varies the model's ``move`` among in ``position`` (left
+        unchanged): near-equal by the track evaluation after them, then by the model's search
+        after each (:func:`searched_near`), ``move`` always among them; ``[move]`` alone where
+        a move wins at once (the contract is the class's)."""
+        from .hwsearch import MATE_BOUND
         from .trackeval import track_features, track_score
 
         scored = []
-        for move in position.legal_moves():
-            turn = position.play(move)
+        for candidate in position.legal_moves():
+            turn = position.play(candidate)
             try:
                 if turn.outcome is not None:
                     if turn.outcome.winner is turn.mover:  # a win is never varied
-                        return result
+                        return [move]
                     continue  # a move that loses at once is never chosen
                 if gives_a_win(position):  # (a loop closed through forced tiles, too)
                     continue
                 tracks = track_features(position, self.torus, self.torus, self.shapes)
-                scored.append((-track_score(tracks, position.turn, self.shapes), move))
+                scored.append((-track_score(tracks, position.turn, self.shapes), candidate))
             finally:
                 position.pop()
         if not scored:
-            return result
+            return [move]
         best = max(score for score, _ in scored)
-        near = [move for score, move in scored if score >= best - MODEL_VARIED_MARGIN]
-        if result.move not in near:
-            near.append(result.move)
-        move = self.random.choice(near)
-        log.info("varied opening: %s among %d near-equal moves", move, len(near))
-        return dataclasses.replace(result, move=move)
+        static = [candidate for score, candidate in scored if score >= best - MODEL_VARIED_MARGIN]
+        nodes = max(1, self.nodes // len(static))
+        near = searched_near(
+            position,
+            static,
+            lambda after: self._search(after, nodes, self.depth, self.research)[0].score,
+            MODEL_VARIED_MARGIN,
+            MATE_BOUND,
+        )
+        log.debug("near-equal: %s of %s", " ".join(map(str, near)), " ".join(map(str, static)))
+        return near if move in near else [*near, move]
 
     def describe(self) -> str:
         return f"model, {self.nodes} nodes, depth {self.depth}, {self.torus}x{self.torus} torus"
