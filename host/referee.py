@@ -313,6 +313,14 @@ class _Tally:
     win_reasons: dict[str, int] = dataclasses.field(default_factory=dict)
     loss_reasons: dict[str, int] = dataclasses.field(default_factory=dict)
     times: list[float] = dataclasses.field(default_factory=list)
+    #: Wins, losses and draws with each colour (``Colour.WHITE``, ``Colour.BLACK``).
+    by_colour: dict[Colour, list[int]] = dataclasses.field(
+        default_factory=lambda: {Colour.WHITE: [0, 0, 0], Colour.BLACK: [0, 0, 0]}
+    )
+
+    def record(self, colour: Colour) -> str:
+        """Wins-losses-draws with ``colour``."""
+        return "-".join(map(str, self.by_colour[colour]))
 
 
 @dataclasses.dataclass
@@ -342,22 +350,29 @@ class SeriesSummary:
                 t.times.extend(record.times[start::2])
                 if record.winner is None:
                     t.draws += 1
+                    t.by_colour[colour][2] += 1
                 elif record.winner is colour:
                     t.wins += 1
                     t.win_reasons[record.reason] = t.win_reasons.get(record.reason, 0) + 1
+                    t.by_colour[colour][0] += 1
                 else:
                     t.losses += 1
                     t.loss_reasons[record.reason] = t.loss_reasons.get(record.reason, 0) + 1
+                    t.by_colour[colour][1] += 1
         return tally["a"], tally["b"]
 
     def table(self) -> str:
-        """The summary table: per player games, wins, losses, draws, reasons and answer times."""
+        """The summary table: per player games, wins, losses, draws, the wins-losses-draws as
+        white and as black, reasons and answer times."""
 
         def reasons(counts: dict[str, int]) -> str:
             return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "-"
 
         rows = [
-            ("player", "games", "wins", "losses", "draws", "won by", "lost by", "mean ms", "max ms")
+            (
+                *("player", "games", "wins", "losses", "draws", "as white", "as black"),
+                *("won by", "lost by", "mean ms", "max ms"),
+            )
         ]
         for t in self.tallies():
             mean = f"{1000 * sum(t.times) / len(t.times):.1f}" if t.times else "-"
@@ -370,6 +385,8 @@ class SeriesSummary:
                     str(t.wins),
                     str(t.losses),
                     str(t.draws),
+                    t.record(Colour.WHITE),
+                    t.record(Colour.BLACK),
                     reasons(t.win_reasons),
                     reasons(t.loss_reasons),
                     mean,
@@ -380,7 +397,7 @@ class SeriesSummary:
         lines = []
         for row in rows:
             cells = [
-                cell.ljust(width) if i in (0, 5, 6) else cell.rjust(width)
+                cell.ljust(width) if i in (0, 7, 8) else cell.rjust(width)
                 for i, (cell, width) in enumerate(zip(row, widths, strict=True))
             ]
             lines.append("  ".join(cells).rstrip())

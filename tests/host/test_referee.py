@@ -233,8 +233,16 @@ def test_a_series_alternates_colours_and_tallies(tmp_path):
     assert ta.games == tb.games == 2
     assert ta.wins == tb.losses and tb.wins == ta.losses
     assert len(ta.times) + len(tb.times) == len(first.moves) + len(second.moves)
+    # a was white in game 1 and black in game 2, b the other way round.
+    for t, first_colour in ((ta, Colour.WHITE), (tb, Colour.BLACK)):
+        won_first = first.winner is first_colour
+        won_second = second.winner is first_colour.other
+        assert t.by_colour[first_colour] == [int(won_first), int(not won_first), 0]
+        assert t.by_colour[first_colour.other] == [int(won_second), int(not won_second), 0]
     table = summary.table()
-    assert table.splitlines()[0].split()[:5] == ["player", "games", "wins", "losses", "draws"]
+    header = ["player", "games", "wins", "losses", "draws", "as", "white", "as", "black"]
+    assert table.splitlines()[0].split()[:9] == header
+    assert table.splitlines()[1].split()[5:7] == [ta.record(Colour.WHITE), ta.record(Colour.BLACK)]
     assert "2 of 2 games (complete)" in table
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "0001-a-b.log",
