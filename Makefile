@@ -112,7 +112,7 @@ bench-options: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,7 --shared-table --parallel-positions 12 $(BOARD_FILE_ENGINE) --board-option serial_appends
 
 bitstream: $(STAMP)
-	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),)
+	$(BIN)/python -m trax_fpga.boards.build $(BOARD) $(if $(TORUS),--torus $(TORUS),) $(if $(TOP),--top $(TOP),) $(if $(THINK),--think $(THINK),)
 
 plans: $(STAMP)
 	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done

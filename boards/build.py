@@ -248,6 +248,24 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
     return dataclasses.replace(spec, player_options=options)
 
 
+#: The contest's limit on every answer, in seconds (FPT2015: every answer within 1 second): a
+#: board thinking this long would always be late.
+CONTEST_ANSWER_LIMIT = 1.0
+
+
+def with_think(spec: BoardSpec, seconds: float) -> BoardSpec:
+    """``spec`` whose player thinks ``seconds`` a move (its ``think_time``: the search's clock
+    budget, 0.5 s by default). The answer comes within the think time, some 300 clocks, and
+    the serial line's time of the two moves (about 5 ms at 19,200 baud), so what is left of
+    the contest's 1 s must cover the referee's serial adapter and its computer."""
+    if not 0 < seconds < CONTEST_ANSWER_LIMIT:
+        raise ValueError(
+            f"--think must be above 0 and below the contest's {CONTEST_ANSWER_LIMIT:g} s "
+            f"an answer, not {seconds:g}"
+        )
+    return dataclasses.replace(spec, player_options={**spec.player_options, "think_time": seconds})
+
+
 def with_shapes(spec: BoardSpec, shapes) -> BoardSpec:
     """``spec`` whose engines evaluate by the tracks' shapes with the table ``shapes`` (a
     :class:`~..host.trackeval.ShapeTable`), or by the tracks' kinds (None)."""
@@ -409,6 +427,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the design's clock, made from the oscillator by the part's PLL (ECP5 only; "
         "default: the board file's)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="the player's search time a move, below the contest's 1 s (default: 0.5, the "
+        "player's; the answer adds some 5 ms of serial line)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -431,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
             spec = with_shapes(spec, chosen_table(args.shapes))
         if args.board_option:
             spec = with_board_options(spec, dict(args.board_option))
+        if args.think is not None:
+            spec = with_think(spec, args.think)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -458,6 +485,8 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{word}")
             if args.clock is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
+            if args.think is not None:
+                build_dir = build_dir.with_name(f"{build_dir.name}-think{args.think:g}")
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, torus, build_dir)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")

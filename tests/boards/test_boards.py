@@ -346,6 +346,28 @@ def test_the_shapes_option_sets_or_drops_the_engines_table(tmp_path, monkeypatch
     assert "cannot read the shapes' weights nowhere.json" in capsys.readouterr().err
 
 
+def test_the_think_option_sets_the_players_clock_budget(tmp_path, monkeypatch, capsys):
+    """``--think`` sets the player's search time a move, as clocks of the board's design clock,
+    and names the build directory; a time of the contest's 1 s or more is a clear error."""
+    from trax_fpga.boards.build import with_think
+    from trax_fpga.boards.top import make_design
+
+    spec = with_think(load_board("ice40_hx8k"), 0.8)
+    design = make_design("player", spec.torus, spec.design_hz, spec.baud, spec.player_options)
+    design._MustUse__silence = True
+    assert design.cycle_budget == round(0.8 * spec.design_hz) == 9_600_000
+    assert design.search_options["board_options"] == COMPACT  # (the search's options stay)
+    default = make_design("player", spec.torus, spec.design_hz, spec.baud, {})
+    default._MustUse__silence = True
+    assert default.cycle_budget == round(0.5 * spec.design_hz)
+    monkeypatch.chdir(tmp_path)
+    assert main(["ice40_hx8k", "--think", "0.8", "--plan-only"]) == 0
+    assert (tmp_path / "build/ice40_hx8k-think0.8/top.il").exists()
+    for bad in ("1", "0", "-0.5"):
+        assert main(["ice40_hx8k", "--think", bad, "--plan-only"]) == 1
+        assert "--think must be above 0 and below the contest's 1 s" in capsys.readouterr().err
+
+
 def test_ecp5_pll_dividers_within_the_parts_ranges():
     from trax_fpga.boards.clocks import ecp5_pll_dividers
 
