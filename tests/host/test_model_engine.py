@@ -305,16 +305,16 @@ def test_a_varied_move_is_near_equal_to_the_best_by_the_evaluation_and_by_a_sear
         position = Position.from_moves(moves)
         model = model_move(position)
         near = ModelChooser(nodes=NODES, depth=DEPTH).near_moves(position, model)
+        evaluated = evaluation_near(position)
         assert model in near
-        assert all(move in evaluation_near(position) for move in near if move != model)
+        assert all(move in evaluated for move in near if move != model)
         # Each at the move's nodes shared among the evaluation's near moves: recomputed here by
         # the Python model (the chooser runs the compiled one), over every such move.
-        evaluated = evaluation_near(position)
         share = max(1, NODES // len(evaluated))
         searched = {move: searched_after(position, move, share) for move in evaluated}
         top = max(searched.values())
         assert [m for m in evaluated if m in near] == [
-            m for m in evaluated if searched[m] >= top - MODEL_VARIED_MARGIN
+            m for m in evaluated if top - MODEL_VARIED_MARGIN <= searched[m] > -MATE_BOUND
         ]
         chosen = set()
         for seed in range(20):
