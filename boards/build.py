@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from ..hdl.track_board import board_option
+from ..host.referee import CONTEST_TIME_LIMIT
 from ..host.shapes import chosen_table
 from .clocks import exact_ecp5_pll
 from .report import BuildReport, summarise
@@ -248,19 +249,14 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
     return dataclasses.replace(spec, player_options=options)
 
 
-#: The contest's limit on every answer, in seconds (FPT2015: every answer within 1 second): a
-#: board thinking this long would always be late.
-CONTEST_ANSWER_LIMIT = 1.0
-
-
 def with_think(spec: BoardSpec, seconds: float) -> BoardSpec:
     """``spec`` whose player thinks ``seconds`` a move (its ``think_time``: the search's clock
     budget, 0.5 s by default). The answer comes within the think time, some 300 clocks, and
     the serial line's time of the two moves (about 5 ms at 19,200 baud), so what is left of
     the contest's 1 s must cover the referee's serial adapter and its computer."""
-    if not 0 < seconds < CONTEST_ANSWER_LIMIT:
+    if not 0 < seconds < CONTEST_TIME_LIMIT:
         raise ValueError(
-            f"--think must be above 0 and below the contest's {CONTEST_ANSWER_LIMIT:g} s "
+            f"--think must be above 0 and below the contest's {CONTEST_TIME_LIMIT:g} s "
             f"an answer, not {seconds:g}"
         )
     return dataclasses.replace(spec, player_options={**spec.player_options, "think_time": seconds})

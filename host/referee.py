@@ -97,6 +97,10 @@ def _offending(error: BaseException) -> str:
     return ""
 
 
+#: The contest's limit on every answer, in seconds (FPT2015: every answer within 1 second).
+CONTEST_TIME_LIMIT = 1.0
+
+
 @dataclasses.dataclass
 class Referee:
     """Judges games between two players; ``time_limit`` None means no clock for anybody.
@@ -105,7 +109,7 @@ class Referee:
     ends a game without winner ('move-limit') after that many moves, a guard for unattended runs.
     """
 
-    time_limit: float | None = 1.0
+    time_limit: float | None = CONTEST_TIME_LIMIT
     ask_team: bool = False
     variant: Variant = Variant.UNLIMITED
     max_plies: int | None = None

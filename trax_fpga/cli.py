@@ -39,7 +39,7 @@ from .host.gamelog import RESULTS, SeriesLog
 from .host.judge import judge_game, judge_lines
 from .host.players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
 from .host.position import Position, Variant
-from .host.referee import Referee, run_series
+from .host.referee import CONTEST_TIME_LIMIT, Referee, run_series
 from .host.render import ASCII, UNICODE, render
 from .host.svg import board_svg
 from .host.tiles import Colour
@@ -1058,9 +1058,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--time-limit",
             type=_seconds,
-            default=default(1.0),
+            default=default(CONTEST_TIME_LIMIT),
             metavar="S",
-            help="seconds allowed per answer, 0 for none (default 1)",
+            help=f"seconds allowed per answer, 0 for none (default {CONTEST_TIME_LIMIT:g}, the "
+            "contest's)",
         )
         p.add_argument(
             "--team-codes",
