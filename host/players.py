@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EnginePlayer",
+    "FreshProtocolPlayer",
     "HumanPlayer",
     "OutOfTurnError",
     "Player",
@@ -223,6 +224,57 @@ class ProtocolPlayer(Player):
 
     def close(self) -> None:
         self.transport.close()
+
+
+class FreshProtocolPlayer(ProtocolPlayer):
+    """A program that plays one game per process, started afresh for every game.
+
+    Some contest engines (KizuNa among them) exit after a game they saw end, and one that did not
+    see its game end (the referee sends nothing when a game ends) takes the next ``-W``/``-B`` for
+    a move. After each game this player ends its program and starts the next one at once, between
+    the games, and waits up to ``startup`` s for its ``-T`` answer, so that no start-up is charged
+    to a move. What the old program sent after its game is kept for that game's log. A program
+    that cannot be started, or does not answer, loses the next game by that link's error, and the
+    series then restarts it as after any fault (:meth:`ProtocolPlayer.recover`).
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        restart: Callable[[], Transport],
+        name: str | None = None,
+        settle: float = 1.0,
+        startup: float = 10.0,
+    ) -> None:
+        super().__init__(transport, name, settle=settle, restart=restart, startup=startup)
+        self._start_error: LinkError | None = None
+
+    def game_over(self, result: GameRecord) -> None:
+        super().game_over(result)
+        self._keep(self.transport.take_stray())
+        self.transport.close()
+        self._start_error = None
+        try:
+            self.transport = self.restart()
+            self.wait_ready(self.startup)
+        except LinkError as error:
+            self._start_error = LinkError(f"{self.name}: the next game's program: {error}")
+
+    def team_code(self, timeout: float | None) -> str:
+        self._raise_start_error()
+        return super().team_code(timeout)
+
+    def new_game(self, colour: Colour) -> None:
+        self._raise_start_error()
+        super().new_game(colour)
+
+    def recover(self) -> None:
+        self._start_error = None
+        super().recover()
+
+    def _raise_start_error(self) -> None:
+        if self._start_error is not None:
+            raise self._start_error
 
 
 def _remaining(start: float, timeout: float | None) -> float | None:

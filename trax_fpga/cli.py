@@ -37,7 +37,13 @@ from .host.engine import (
 from .host.errors import TraxError
 from .host.gamelog import RESULTS, SeriesLog
 from .host.judge import judge_game, judge_lines
-from .host.players import EnginePlayer, HumanPlayer, Player, ProtocolPlayer
+from .host.players import (
+    EnginePlayer,
+    FreshProtocolPlayer,
+    HumanPlayer,
+    Player,
+    ProtocolPlayer,
+)
 from .host.position import Position, Variant
 from .host.referee import CONTEST_TIME_LIMIT, Referee, run_series
 from .host.render import ASCII, UNICODE, render
@@ -590,7 +596,9 @@ class _AddPlayer(argparse.Action):
 #: Seconds a program may take to start and answer its first -T (not charged to its moves): a
 #: simulated board (``trax sim``) builds its Verilator model on its first run, for minutes.
 STARTUP_TIMEOUT = 600.0
-PLAYER_KINDS = "ref, human, engine:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+#: The kind of player for a program that plays one game per process (started afresh each game).
+PER_GAME = "engine-per-game"
+PLAYER_KINDS = f"ref, human, engine:CMD, {PER_GAME}:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
 #: The options of `trax match` that shape its games, recorded with a series (and their defaults).
 MATCH_OPTIONS = {
     "games": 2,
@@ -617,7 +625,7 @@ def open_player(
         return EnginePlayer(_chooser(args), name="ref")
     if kind == "human" and not value:
         return HumanPlayer()
-    if kind == "engine" and value:
+    if kind in ("engine", PER_GAME) and value:
         seed = getattr(args, "seed", None)
         command = value.replace("{seed}", str(0 if seed is None else seed))
         verbose = getattr(args, "verbose", 0) > 0
@@ -629,7 +637,8 @@ def open_player(
         def start() -> ProcessTransport:
             return ProcessTransport(command, stderr=stderr, echo=verbose)
 
-        player = ProtocolPlayer(
+        kind_of_player = FreshProtocolPlayer if kind == PER_GAME else ProtocolPlayer
+        player = kind_of_player(
             start(), name=_program_name(command), settle=limit, restart=start, startup=startup
         )
         try:
@@ -1230,6 +1239,15 @@ def build_parser() -> argparse.ArgumentParser:
         dest="players",
         metavar="CMD",
         help="a program speaking the protocol on stdin/stdout",
+    )
+    p.add_argument(
+        f"--{PER_GAME}",
+        action=_AddPlayer,
+        kind=PER_GAME,
+        dest="players",
+        metavar="CMD",
+        help="a program that plays one game per process (as KizuNa does): started afresh for "
+        "each game, its start-up between the games",
     )
     p.add_argument(
         "--port",

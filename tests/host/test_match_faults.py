@@ -207,6 +207,58 @@ def test_an_engine_that_crashes_every_game_ends_the_match_after_three(tmp_path, 
     assert_no_process_left(pids)
 
 
+ONE_GAME = Path(__file__).parent / "engines" / "one_game.py"
+
+
+def one_game(*extra):
+    return " ".join([sys.executable, str(ONE_GAME), *extra])
+
+
+def test_an_engine_of_one_game_a_process_plays_a_whole_series_afresh_each_game(
+    tmp_path, pids, baseline, capsys
+):
+    # It takes 1.2 s to start, more than the 1 s an answer: the start is never charged to a move.
+    command = one_game("--startup", "1.2")
+    folder = tmp_path / "series"
+    argv = ["match", "--engine-per-game", command, "ref", "--nodes", "200", "--games", str(GAMES)]
+    status = main([*argv, "--log-dir", str(folder), "--time-limit", "1"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert f"{GAMES} of {GAMES} games (complete)" in out
+    records = results(folder)
+    assert [outcome(r, game_log(folder, r.number)[1]) for r in records] == baseline
+    assert all(max(r.times) < 1 for r in records)
+    assert_logs_complete(folder, records)
+    # a program for each game, and the one started for a next game that the series did not play
+    assert len(list(pids.glob("pgid-*"))) == GAMES + 1
+    assert_no_process_left(pids)
+
+
+def test_the_same_engine_as_a_plain_program_loses_the_games_after_its_first(tmp_path, pids, capsys):
+    # The test above could fail: kept as one process, the engine cannot play a second game.
+    status, folder = match(tmp_path, one_game(), "--time-limit", "1")
+    assert status == 0, capsys.readouterr().err
+    reasons = [r.reason for r in results(folder)]
+    assert reasons[0] in ("loop", "line") and reasons[1] in ("disconnect", "timeout"), reasons
+    assert_no_process_left(pids)
+
+
+def test_an_engine_of_one_game_a_process_that_cannot_restart_ends_the_match(tmp_path, capsys):
+    # A program that starts once and never again: a file marks the first start.
+    mark = tmp_path / "started"
+    command = f"bash -c 'test -e {mark} && exit 5; touch {mark}; exec {one_game()}'"
+    folder = tmp_path / "series"
+    argv = ["match", "--engine-per-game", command, "ref", "--nodes", "200", "--games", "4"]
+    status = main([*argv, "--log-dir", str(folder), "--time-limit", "1"])
+    out, err = capsys.readouterr()
+    assert status == 1
+    records = results(folder)
+    assert [r.reason for r in records][1:] == ["disconnect"], records
+    assert "the next game's program" in records[1].detail
+    assert "2 of 4 games (stopped early)" in out
+    assert "did not answer -T" in err
+
+
 def test_a_match_that_fails_to_start_leaves_no_folder(tmp_path, capsys):
     folder = tmp_path / "series"
     assert main(["match", "ref", "robot", "--log-dir", str(folder)]) == 1
