@@ -107,6 +107,10 @@ class Player(abc.ABC):
         Raises :class:`PlayerStartError` if the player cannot be made ready.
         """
 
+    def prepare_game(self) -> None:  # noqa: B027 (optional hook)
+        """Called by a series before each game (after :meth:`recover`, if that was due); raises
+        :class:`PlayerStartError` if the player cannot be made ready for it."""
+
     def reseed(self, seed: str | None) -> None:  # noqa: B027 (optional hook)
         """Vary the openings of the next game by ``seed`` (None: the player's own default)."""
 
@@ -231,11 +235,10 @@ class FreshProtocolPlayer(ProtocolPlayer):
 
     Some contest engines (KizuNa among them) exit after a game they saw end, and one that did not
     see its game end (the referee sends nothing when a game ends) takes the next ``-W``/``-B`` for
-    a move. After each game this player ends its program and starts the next one at once, between
-    the games, and waits up to ``startup`` s for its ``-T`` answer, so that no start-up is charged
-    to a move. What the old program sent after its game is kept for that game's log. A program
-    that cannot be started, or does not answer, loses the next game by that link's error, and the
-    series then restarts it as after any fault (:meth:`ProtocolPlayer.recover`).
+    a move. Before each game after its first (:meth:`prepare_game`), this player ends the program
+    of the last game (what it sent since is kept for the log), starts a fresh one and waits up
+    to ``startup`` s for its ``-T`` answer, so that no start-up is charged to a move.
+    ``restart`` starts the program.
     """
 
     def __init__(
@@ -247,34 +250,29 @@ class FreshProtocolPlayer(ProtocolPlayer):
         startup: float = 10.0,
     ) -> None:
         super().__init__(transport, name, settle=settle, restart=restart, startup=startup)
-        self._start_error: LinkError | None = None
+        self._played = False
 
     def game_over(self, result: GameRecord) -> None:
         super().game_over(result)
+        self._played = True
+
+    def prepare_game(self) -> None:
+        if not self._played:
+            return
         self._keep(self.transport.take_stray())
         self.transport.close()
-        self._start_error = None
         try:
             self.transport = self.restart()
             self.wait_ready(self.startup)
         except LinkError as error:
-            self._start_error = LinkError(f"{self.name}: the next game's program: {error}")
-
-    def team_code(self, timeout: float | None) -> str:
-        self._raise_start_error()
-        return super().team_code(timeout)
-
-    def new_game(self, colour: Colour) -> None:
-        self._raise_start_error()
-        super().new_game(colour)
+            raise PlayerStartError(
+                f"{self.name} cannot be started for the next game: {error}"
+            ) from None
+        self._played = False
 
     def recover(self) -> None:
-        self._start_error = None
         super().recover()
-
-    def _raise_start_error(self) -> None:
-        if self._start_error is not None:
-            raise self._start_error
+        self._played = False
 
 
 def _remaining(start: float, timeout: float | None) -> float | None:

@@ -495,6 +495,8 @@ def run_series(
                 for player in to_recover:
                     log.info("restarting %s after its fault", player.name)
                     player.recover()
+                for player in (a, b):
+                    player.prepare_game()
             except PlayerStartError as error:
                 summary.complete = False
                 summary.stopped = str(error)
