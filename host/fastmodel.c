@@ -139,7 +139,8 @@ typedef struct {
     int32_t stack[MAX_FRONTIER];
 } Position;
 
-static int mod(int v, int m) { return ((v % m) + m) % m; }
+/* v modulo m, in 0..m-1; a mask for a power of two (the boards' tori), without a division. */
+static int mod(int v, int m) { return (m & (m - 1)) == 0 ? v & (m - 1) : ((v % m) + m) % m; }
 
 static uint64_t tile_key(const Position *p, int c, int t) {
     uint64_t number = (uint64_t)((mod(cell_y(c), p->height) * 64 + mod(cell_x(c), p->width)) << 3
@@ -522,9 +523,17 @@ static void pseudo_threats(const Position *p, Features *f) {
 #define MAX_SHAPE_TRACKS 512 /* tracks walked: more than a game on a 64 x 64 torus has open */
 #define CORNER_SHAPE 5 /* fronts 1 apart in x and in y, one back cell */
 static int shape_weights[SHAPE_FEATURES];
+/* Whether any pair of tracks or pseudo-threat weighs anything: without, shape_walk leaves out
+ * its walk over pairs (the board files' table weighs the tracks alone), which adds nothing. */
+static int shape_pairs_weighed;
 
 void fm_shape_weights(const int32_t *weights, int n) {
-    for (int i = 0; i < SHAPE_FEATURES; i++) shape_weights[i] = i < n ? weights[i] : 0;
+    shape_pairs_weighed = 0;
+    for (int i = 0; i < SHAPE_FEATURES; i++) {
+        shape_weights[i] = i < n ? weights[i] : 0;
+        if (shape_weights[i] && (i < 2 || (i >= SHAPE_PAIRS && i < SHAPE_FEATURES - 1)))
+            shape_pairs_weighed = 1;
+    }
 }
 
 static int capped(int v, int size) {
@@ -559,7 +568,7 @@ static int shape_walk(const Position *p, int side, const Features *f, int32_t *c
         shape |= capped(bx[1] - bx[0], p->width) << 4 | capped(by[1] - by[0], p->height) << 6;
         COUNT(SHAPE_TRACKS + 2 * shape + other);
         corner[n] = shape == CORNER_SHAPE ? e[0] >> 2 : NONE;
-        for (int m = 0; m < n; m++) {
+        for (int m = 0; m < n && (counts || shape_pairs_weighed); m++) {
             if (colour[m] != colour[n]) continue;
             for (int swap = 0; swap < 2; swap++) {
                 int q[2];

@@ -76,7 +76,7 @@ __all__ = [
 
 SOURCE = Path(__file__).with_name("fastmodel.c")
 SYMBOLS = list(Symbol)
-CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99", "-Wall", "-Werror")
+CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99", "-Wall", "-Werror")
 
 
 class FastModelError(RuntimeError):

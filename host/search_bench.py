@@ -54,7 +54,7 @@ from .judge import game_moves
 from .notation import Move
 from .position import Position
 from .search import search
-from .shapes import shape_weights
+from .shapes import chosen_table, shape_weights
 from .trackresearch import TUNINGS
 
 __all__ = ["VARIANTS", "main", "play_match"]
@@ -394,7 +394,8 @@ def rates(budget: int = 3000, count: int = 6) -> None:
     """Figures: the nodes a second (this process's CPU time) of the software player, of the
     search model playing the ULX3S board file's search, and of the gateware's own model in
     Python and compiled (one engine at 100 times the budget, a real board's nodes a move, and
-    the board file's seven at 30 times), over the block-RAM figures' positions."""
+    the board file's engines at 30 times, also with its evaluation by the tracks' shapes), over
+    the block-RAM figures' positions."""
     positions = midgame_positions(count, HW_WINDOW, GAMES_FILE)
     size, depth = HW_WINDOW, HW_MAX_DEPTH
     gateware = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
@@ -424,6 +425,15 @@ def rates(budget: int = 3000, count: int = 6) -> None:
             f"host/fastmodel.c, the ULX3S board file's {BOARD_ENGINES} engines sharing the table",
             budget * 30,
             lambda p, n: fast_parallel_search(p, size, size, n, depth, BOARD_ENGINES, **shared),
+        ),
+        (
+            "compiled board-file player speed",
+            f"host/fastmodel.c, the ULX3S board file's {BOARD_ENGINES} engines sharing the "
+            "table, with the board table's tracks' shapes (trax engine --search model)",
+            budget * 30,
+            lambda p, n: fast_parallel_search(
+                p, size, size, n, depth, BOARD_ENGINES, shapes=chosen_table("board"), **shared
+            ),
         ),
     )
     for name, model, nodes_each, play in players:
