@@ -4,12 +4,15 @@ checked, and ``trax show --svg`` (the same picture as the page's)."""
 from __future__ import annotations
 
 import re
+import sys
 import time
+from pathlib import Path
 
 from trax_fpga.cli import main
-from trax_fpga.host.players import EnginePlayer
+from trax_fpga.host.players import EnginePlayer, FreshProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.svg import board_svg
+from trax_fpga.host.transport import ProcessTransport
 from trax_fpga.web.server import PlaySession, read_log, replay
 
 
@@ -71,3 +74,34 @@ def test_a_resigned_game_is_over_with_its_reason_and_another_can_start():
     session.start()
     assert session.view()["number"] == 2 and not session.view()["over"]
     session.stop()
+
+
+def test_a_program_of_one_game_a_process_answers_in_the_next_game_too():
+    # The page's games follow one another with the same opponent: a program that plays one game
+    # per process (tests/host/engines/one_game.py, as KizuNa) is started afresh for each.
+    engine = Path(__file__).parent.parent / "host" / "engines" / "one_game.py"
+
+    def start():
+        return ProcessTransport([sys.executable, str(engine)])
+
+    opponent = FreshProtocolPlayer(start(), start, name="one_game", startup=30)
+    opponent.wait_ready(30)
+    session = PlaySession(opponent)
+    deadline = time.monotonic() + 60
+
+    def wait_until(condition):
+        while not condition(session.view()):
+            assert time.monotonic() < deadline, session.view()
+            time.sleep(0.01)
+
+    try:
+        for number in (1, 2):
+            session.start()
+            wait_until(lambda view: view["your_turn"])
+            assert session.submit("@0/") is None
+            wait_until(lambda view: view["your_turn"])  # the program answered
+            session.resign()
+            wait_until(lambda view, n=number: view["over"] and view["number"] == n)
+    finally:
+        session.stop()
+        opponent.close()

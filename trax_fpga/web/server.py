@@ -249,6 +249,7 @@ class PlaySession:
         you = self.human
         white, black = (you, self.opponent) if self.colour is Colour.WHITE else (self.opponent, you)
         try:
+            self.opponent.prepare_game()  # (a program of one game a process: a fresh one)
             record = self.referee.play_game(white, black, self.number, lambda w, b: _LiveLog(self))
         except Exception as error:  # shown on the page, never a traceback
             log.exception("the game stopped")
