@@ -139,11 +139,13 @@ $(KIZUNA):
 SEED  ?= 3001
 NODES ?= 975000
 GAMES ?= 12
+CONCURRENCY ?= 1
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(SEED)-$(NODES)
 	cd build/kizuna-run/$(SEED)-$(NODES) && $(CURDIR)/$(BIN)/trax match \
 	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --depth 8 --shapes board --seed {seed}" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
+	  --concurrency $(CONCURRENCY) \
 	  --log-dir $(CURDIR)/matches/kizuna-$(SEED)-$(NODES)
 
 clean:

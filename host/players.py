@@ -111,6 +111,10 @@ class Player(abc.ABC):
         """Called by a series before each game (after :meth:`recover`, if that was due); raises
         :class:`PlayerStartError` if the player cannot be made ready for it."""
 
+    def interrupt(self) -> None:  # noqa: B027 (optional hook)
+        """End at once what the player does, from another thread (on Ctrl-C, for a series
+        played by several pairs): a program is ended, so that its game ends too."""
+
     def reseed(self, seed: str | None) -> None:  # noqa: B027 (optional hook)
         """Vary the openings of the next game by ``seed`` (None: the player's own default)."""
 
@@ -225,6 +229,9 @@ class ProtocolPlayer(Player):
         except LinkError as error:
             raise PlayerStartError(f"{self.name} did not answer -T: {error}") from None
         self._keep(self.transport.take_stray())
+
+    def interrupt(self) -> None:
+        self.transport.interrupt()
 
     def close(self) -> None:
         self.transport.close()

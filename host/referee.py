@@ -26,12 +26,14 @@ made ready, or lost its link ``max_faults`` games in a row, or on Ctrl-C.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import math
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .errors import IllegalMoveError, InvalidMoveError
@@ -460,6 +462,7 @@ def run_series(
     max_faults: int = 3,
     header: Callable[[int, Colour], dict[str, str]] | None = None,
     report: Callable[[str], None] | None = None,
+    more_pairs: Sequence[tuple[Player, Player]] = (),
 ) -> SeriesSummary:
     """Play games 1..``games`` (A white in odd games) skipping those ``series_log`` finished.
 
@@ -472,25 +475,45 @@ def run_series(
     of a pair (games 1-2, 3-4, ...), so that each opening is played with both colours.
     ``header(number, a_colour)`` gives the first lines of each game's log; ``report(text)`` is
     told each game's result and the running score.
+
+    ``more_pairs``: other instances of A and B (programs started again), each pair playing games
+    of the series at the same time as ``a`` and ``b``, in a thread of its own: every pair takes
+    the next game not yet begun, so games end out of order, and each game is the same whichever
+    pair plays it. A stop lets the games in progress end (they are recorded); on Ctrl-C the other
+    pairs' programs are ended (:meth:`.Player.interrupt`) and their games, cut short, are not
+    recorded: a resumed series plays them again.
     """
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"number of games must be a positive integer, not {games!r}")
     finished = dict(series_log.finished) if series_log is not None else {}
     summary = SeriesSummary(a_label or a.name, b_label or b.name, games, [], True)
+    summary.records = [finished[number] for number in range(1, games + 1) if number in finished]
     progress = progress or Progress(games, enabled=False)
-    to_recover: list[Player] = []
-    lost_links = {id(a): 0, id(b): 0}
+    to_play = collections.deque(n for n in range(1, games + 1) if n not in finished)
+    lock = threading.RLock()  # the summary, the log, the queue, the reports
+    stopping = threading.Event()  # no game is begun after it
+    interrupted = threading.Event()
 
     def status() -> str:
         ta, tb = summary.tallies()
         return f"{summary.a} {ta.wins} - {tb.wins} {summary.b}"
 
-    try:
-        for number in range(1, games + 1):
-            if number in finished:
-                summary.records.append(finished[number])
-                continue
-            progress.update(len(summary.records), status())
+    def stop(reason: str) -> None:
+        with lock:
+            if summary.complete:
+                summary.complete = False
+                summary.stopped = reason
+            stopping.set()
+
+    def play_pair(a: Player, b: Player) -> None:
+        to_recover: list[Player] = []
+        lost_links = {id(a): 0, id(b): 0}
+        while True:
+            with lock:
+                if stopping.is_set() or not to_play:
+                    return
+                number = to_play.popleft()
+                progress.update(len(summary.records), status())
             try:
                 for player in to_recover:
                     log.info("restarting %s after its fault", player.name)
@@ -498,9 +521,8 @@ def run_series(
                 for player in (a, b):
                     player.prepare_game()
             except PlayerStartError as error:
-                summary.complete = False
-                summary.stopped = str(error)
-                break
+                stop(str(error))
+                return
             to_recover = []
             white, black = (a, b) if number % 2 == 1 else (b, a)
             for player in (a, b):
@@ -511,38 +533,71 @@ def run_series(
                 lines = header(number, a_colour) if header is not None else None
 
                 def open_log(w: str, k: str, n: int = number, h=lines) -> GameLog:
-                    return series_log.game_log(n, w, k, h)
+                    with lock:
+                        return series_log.game_log(n, w, k, h)
 
             record = referee.play_game(white, black, number, open_log)
-            if series_log is not None:
-                series_log.record(record)
-            summary.records.append(record)
-            if report is not None:
-                report(f"game {number} ({record.white} vs {record.black}): {record.describe()}")
-                report(summary.score_line())
+            with lock:
+                if interrupted.is_set():  # cut short by Ctrl-C: played again on resume
+                    return
+                if series_log is not None:
+                    series_log.record(record)
+                summary.records.append(record)
+                if report is not None:
+                    report(f"game {number} ({record.white} vs {record.black}): {record.describe()}")
+                    report(summary.score_line())
             if record.reason in FAULTS and record.loser is not None:
                 loser = white if record.loser is Colour.WHITE else black
                 to_recover.append(loser)
                 if record.reason == "disconnect":
                     lost_links[id(loser)] += 1
                     if lost_links[id(loser)] >= max_faults:
-                        summary.complete = False
-                        summary.stopped = (
+                        stop(
                             f"{loser.name} lost its link {max_faults} games in a row "
                             f"(last: {record.detail})"
                         )
-                        break
+                        return
                 else:
                     lost_links[id(loser)] = 0
             for player in (white, black):
                 if player not in to_recover:
                     lost_links[id(player)] = 0
+
+    failures: list[BaseException] = []
+
+    def play_pair_in_thread(a: Player, b: Player) -> None:
+        try:
+            play_pair(a, b)
+        except BaseException as error:  # (told to the main thread)
+            if not interrupted.is_set():
+                failures.append(error)
+            stopping.set()
+
+    threads = [
+        threading.Thread(target=play_pair_in_thread, args=pair, daemon=True) for pair in more_pairs
+    ]
+    try:
+        for thread in threads:
+            thread.start()
+        play_pair(a, b)
+        for thread in threads:
+            thread.join()
     except KeyboardInterrupt:
-        summary.complete = False
-        summary.interrupted = True
-        summary.stopped = "interrupted"
+        interrupted.set()
+        stopping.set()
+        with lock:
+            summary.complete = False
+            summary.interrupted = True
+            summary.stopped = "interrupted"
+        for pair in more_pairs:
+            for player in pair:
+                player.interrupt()
+        for thread in threads:
+            thread.join()
         if series_log is not None:  # Ctrl-C may have come while a game was being recorded
             summary.records = [series_log.finished[n] for n in sorted(series_log.finished)]
+    if failures:
+        raise failures[0]
     summary.records.sort(key=lambda r: r.number)
     if summary.complete and len(summary.records) < games:  # pragma: no cover (defensive)
         summary.complete = False

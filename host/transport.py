@@ -229,6 +229,11 @@ class Transport(abc.ABC):
         """Close the link at once, after a fault (a program is ended without waiting for it)."""
         self.close()
 
+    def interrupt(self) -> None:  # noqa: B027 (optional hook)
+        """From another thread, while this link may be read: end the peer if the transport can
+        (a program's whole process group), so that a read waiting on it sees the link's end.
+        The link stays open (:meth:`close` it afterwards)."""
+
     def peer_status(self) -> str | None:
         """How the peer ended, if the transport knows (a program's exit status), else None."""
         return None
@@ -500,6 +505,10 @@ class ProcessTransport(Transport):
     def abort(self) -> None:
         self._polite = False
         self.close()
+
+    def interrupt(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
     def _close(self) -> None:
         self._selector.close()

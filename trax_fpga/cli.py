@@ -599,6 +599,8 @@ STARTUP_TIMEOUT = 600.0
 #: The kind of player for a program that plays one game per process (started afresh each game).
 PER_GAME = "engine-per-game"
 PLAYER_KINDS = f"ref, human, engine:CMD, {PER_GAME}:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+#: The kinds of player that `trax match --concurrency` can start once for each pair.
+REPEATABLE_KINDS = ("ref", "engine", PER_GAME)
 #: The options of `trax match` that shape its games, recorded with a series (and their defaults).
 MATCH_OPTIONS = {
     "games": 2,
@@ -702,10 +704,19 @@ def _labels(a_spec: str, b_spec: str) -> tuple[str, str]:
 
 
 def _series(
-    args, a: Player, b: Player, a_label: str, b_label: str, series_log, resume_hint: str = ""
+    args,
+    a: Player,
+    b: Player,
+    a_label: str,
+    b_label: str,
+    series_log,
+    resume_hint: str = "",
+    more_pairs: list[tuple[Player, Player]] | None = None,
 ) -> int:
+    more_pairs = more_pairs or []
     if a.name == b.name:
-        a.name, b.name = f"{a.name}1", f"{b.name}2"
+        for pa, pb in [(a, b), *more_pairs]:
+            pa.name, pb.name = f"{pa.name}1", f"{pb.name}2"
     limit = f"{args.time_limit:g} s per answer" if args.time_limit else "none"
     event = f"trax match {series_log.directory}" if series_log is not None else "trax match"
 
@@ -745,6 +756,7 @@ def _series(
         max_faults=MAX_FAULTS,
         header=header,
         report=report,
+        more_pairs=more_pairs,
     )
     print(summary.table())
     if summary.complete:
@@ -827,18 +839,30 @@ def cmd_match(args: argparse.Namespace) -> int:
             )
         series_log.save_settings({**series_log.settings, "players": specs, "options": options})
         print(f"trax: logging the games in {series_log.directory}", file=sys.stderr)
+    concurrency = getattr(args, "concurrency", 1)
+    if concurrency > 1:
+        for spec in specs:
+            if spec.partition(":")[0] not in REPEATABLE_KINDS:
+                raise TraxError(
+                    f"--concurrency {concurrency} plays several games at once, each with its own "
+                    f"players: {spec!r} cannot be started more than once (only "
+                    f"{', '.join(REPEATABLE_KINDS)} can)"
+                )
     players: list[Player] = []
     previous = signal.getsignal(signal.SIGTERM)
     with contextlib.suppress(ValueError):  # SIGTERM ends the match as Ctrl-C does (main thread)
         signal.signal(signal.SIGTERM, _interrupt)
     started = False
     try:
-        for label, spec in zip("AB", specs, strict=True):
-            players.append(open_player(spec, args, label, series_log and series_log.directory))
+        where = series_log and series_log.directory
+        for copy in range(1, concurrency + 1):  # A2.stderr, B2.stderr for the second pair, ...
+            for label, spec in zip("AB", specs, strict=True):
+                players.append(open_player(spec, args, label + (str(copy) * (copy > 1)), where))
         started = True
         a_label, b_label = _labels(*specs)
         hint = str(series_log.directory) if series_log is not None else ""
-        return _series(args, players[0], players[1], a_label, b_label, series_log, hint)
+        pairs = list(zip(players[2::2], players[3::2], strict=True))
+        return _series(args, players[0], players[1], a_label, b_label, series_log, hint, pairs)
     finally:
         with contextlib.suppress(ValueError):
             signal.signal(signal.SIGTERM, previous)
@@ -1281,6 +1305,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="vary the openings: reseeds ref before each pair of games (both colours play the "
         "same opening) and replaces {seed} in engine commands (default: no variation)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="play N games at once, each pair of players its own programs (ref, engine:, "
+        "engine-per-game: only; default 1). Keep N at most the free cores: a program that "
+        "thinks by the clock searches less on a loaded machine, and ref shares this process",
     )
     p.add_argument(
         "--log-dir",

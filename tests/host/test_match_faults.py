@@ -352,6 +352,59 @@ def test_ctrl_c_prints_the_score_and_the_resume_command_and_ends_the_engines(sig
     assert_no_process_left(pids)
 
 
+def test_games_played_at_once_end_as_the_same_games_played_one_by_one(
+    tmp_path, pids, baseline, capsys
+):
+    status, folder = match(
+        tmp_path, engine("none", tmp_path / "state"), "--time-limit", "2", "--concurrency", "2"
+    )
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert f"{GAMES} of {GAMES} games (complete)" in out
+    records = sorted(results(folder), key=lambda r: r.number)  # (in the order they ended)
+    assert [r.number for r in records] == list(range(1, GAMES + 1))
+    assert [outcome(r, game_log(folder, r.number)[1]) for r in records] == baseline
+    assert_logs_complete(folder, records)
+    assert (folder / "A2.stderr").exists()  # the second pair's engine
+    assert len(list(pids.glob("pgid-*"))) == 2
+    assert_no_process_left(pids)
+
+
+def test_ctrl_c_with_games_at_once_records_only_whole_games_and_resumes(tmp_path, pids, baseline):
+    folder = tmp_path / "series"
+    slow = engine("none", tmp_path / "state", "--delay", "0.1")
+    options = ["--engine", slow, "ref", "--nodes", "200", "--games", str(GAMES)]
+    process = referee(folder, *options, "--time-limit", "3", "--concurrency", "2")
+    wait_for_games(folder, 1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert f"trax: continue with: trax match --resume {folder}" in err
+    played = results(folder)
+    assert 1 <= len(played) < GAMES, out
+    assert all(r.reason in ("loop", "line") for r in played)  # none cut short and recorded
+    assert_no_process_left(pids)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "trax_fpga.cli", "match", "--resume", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    records = sorted(results(folder), key=lambda r: r.number)
+    assert [outcome(r, game_log(folder, r.number)[1]) for r in records] == baseline
+    assert_logs_complete(folder, records)
+
+
+def test_concurrency_refuses_a_player_that_cannot_be_started_twice(tmp_path, capsys):
+    argv = ["match", "ref", "port:/dev/null", "--concurrency", "2", "--log-dir", ""]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "'port:/dev/null' cannot be started more than once" in err
+    assert err.count("\n") == 1
+
+
 def test_resume_refuses_options_that_contradict_the_series(tmp_path, capsys):
     folder = tmp_path / "series"
     argv = ["match", "ref", "ref", "--nodes", "30", "--games", "1", "--log-dir", str(folder)]
