@@ -289,6 +289,12 @@ def referee(folder, *options, **kwargs):
     )
 
 
+def resume(folder):
+    """`trax match --resume folder` in a process of its own, to its end."""
+    argv = [sys.executable, "-m", "trax_fpga.cli", "match", "--resume", str(folder)]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+
+
 def wait_for_games(folder, count, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -321,12 +327,7 @@ def test_a_series_killed_after_its_first_game_resumes_with_resume_dir_alone(tmp_
     first = (folder / RESULTS).read_text().splitlines()[2]
     wait_gone(pids)  # the engine ends at the end of its input
 
-    result = subprocess.run(
-        [sys.executable, "-m", "trax_fpga.cli", "match", "--resume", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = resume(folder)
     assert result.returncode == 0, result.stderr
     assert "3 of 3 games (complete)" in result.stdout
     records = results(folder)
@@ -385,12 +386,7 @@ def test_ctrl_c_with_games_at_once_records_only_whole_games_and_resumes(tmp_path
     assert 1 <= len(played) < GAMES, out
     assert all(r.reason in ("loop", "line") for r in played)  # none cut short and recorded
     assert_no_process_left(pids)
-    resumed = subprocess.run(
-        [sys.executable, "-m", "trax_fpga.cli", "match", "--resume", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    resumed = resume(folder)
     assert resumed.returncode == 0, resumed.stderr
     records = sorted(results(folder), key=lambda r: r.number)
     assert [outcome(r, game_log(folder, r.number)[1]) for r in records] == baseline
