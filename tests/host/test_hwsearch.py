@@ -79,7 +79,8 @@ def test_rates_prints_one_figure_line_for_each_search(capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     names = ["software player speed", "search model speed", "gateware model speed"]
     compiled = ["compiled gateware model speed", "compiled many-engine model speed"]
+    compiled.append("compiled board-file player speed")
     assert [line.split(":")[0] for line in lines] == [*names, *compiled]
-    for line, budget in zip(lines, ["200"] * 3 + ["20,000", "6,000"], strict=True):
+    for line, budget in zip(lines, ["200"] * 3 + ["20,000", "6,000", "6,000"], strict=True):
         value = line.split(": ")[1].split(" nodes/s (")[0]
         assert int(value.replace(",", "")) > 0 and f"2 positions, {budget} nodes an engine)" in line
