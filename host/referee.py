@@ -21,7 +21,8 @@ a loop or line, or with a loss of the player who answered:
 every game as it is played and records every finished game, and skips the games already recorded
 when resuming. A player whose game ended with its fault is made ready again before the next game
 (:meth:`.Player.recover`: a program is restarted); the series stops only when a player cannot be
-made ready, or lost its link ``max_faults`` games in a row, or on Ctrl-C.
+made ready, or lost its link ``max_faults`` games in a row, or on Ctrl-C. Given more pairs of the
+same players, it plays that many games at once, one thread a pair (``trax match --concurrency``).
 """
 
 from __future__ import annotations
