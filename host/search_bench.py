@@ -400,6 +400,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
     size, depth = HW_WINDOW, HW_MAX_DEPTH
     gateware = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
     shared = {"shared_table": True, "research": BOARD_RESEARCH, **gateware}
+    board_shapes = chosen_table("board")
     players = (
         ("software player speed", "host/search.py", budget, lambda p, n: search(p, n)),
         (
@@ -432,7 +433,7 @@ def rates(budget: int = 3000, count: int = 6) -> None:
             "table, with the board table's tracks' shapes (trax engine --search model)",
             budget * 30,
             lambda p, n: fast_parallel_search(
-                p, size, size, n, depth, BOARD_ENGINES, shapes=chosen_table("board"), **shared
+                p, size, size, n, depth, BOARD_ENGINES, shapes=board_shapes, **shared
             ),
         ),
     )

@@ -856,8 +856,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     try:
         where = series_log and series_log.directory
         for copy in range(1, concurrency + 1):  # A2.stderr, B2.stderr for the second pair, ...
+            suffix = str(copy) if copy > 1 else ""
             for label, spec in zip("AB", specs, strict=True):
-                players.append(open_player(spec, args, label + (str(copy) * (copy > 1)), where))
+                players.append(open_player(spec, args, label + suffix, where))
         started = True
         a_label, b_label = _labels(*specs)
         hint = str(series_log.directory) if series_log is not None else ""

@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from process_ids import note_process  # (beside this script: its folder is on sys.path)
+
 from trax_fpga.host.engine import EngineSession, MoveChooser
 
 
@@ -38,10 +40,7 @@ def main() -> int:
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--late", type=float, default=0.8)
     args = parser.parse_args()
-    pids = os.environ.get("TRAX_TEST_PIDS")
-    if pids:
-        Path(pids, f"pid-{os.getpid()}").touch()
-        Path(pids, f"pgid-{os.getpgid(0)}").touch()
+    note_process()
     games, slipped = 0, False
     if args.state.exists():
         games_text, slipped_text = args.state.read_text().split()

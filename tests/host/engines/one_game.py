@@ -10,10 +10,10 @@ variable ``TRAX_TEST_PIDS`` set to a folder, it writes its process id and proces
 """
 
 import argparse
-import os
 import sys
 import time
-from pathlib import Path
+
+from process_ids import note_process  # (beside this script: its folder is on sys.path)
 
 from trax_fpga.host.engine import EngineSession, MoveChooser
 
@@ -23,10 +23,7 @@ def main() -> int:
     parser.add_argument("--startup", type=float, default=0.0)
     parser.add_argument("--nodes", type=int, default=200)
     args = parser.parse_args()
-    pids = os.environ.get("TRAX_TEST_PIDS")
-    if pids:
-        Path(pids, f"pid-{os.getpid()}").touch()
-        Path(pids, f"pgid-{os.getpgid(0)}").touch()
+    note_process()
     time.sleep(args.startup)
     session = EngineSession(MoveChooser(nodes=args.nodes), team="OG")
     out = sys.stdout.buffer
