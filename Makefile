@@ -99,6 +99,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --kizuna-wins
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 3,67 --depth 5
 	$(BIN)/python -m trax_fpga.host.search_bench tracks
+	$(BIN)/python -m trax_fpga.host.search_bench think
 
 # Each of TrackBoard's clock-for-logic options priced on the board file's engine: its clocks per
 # node and its area (docs/area.md, "The small parts' options priced on the ECP5"), and 7 engines
@@ -133,20 +134,27 @@ $(KIZUNA):
 	grep -q '^constexpr std::size_t N_THREADS = 1;' build/kizuna/src/trax/trax.hpp
 	$(MAKE) -C build/kizuna release -j2
 
-# The ULX3S board file's player, through its compiled model (6 engines, NODES an engine a move:
-# 975,000 is its 0.5 s at 25 MHz), against KizuNa at its 0.75 s a move: GAMES (12) games, colours
-# alternating, the openings varied by SEED. KizuNa writes a log in its working directory.
+# The ULX3S board file's player, through its compiled model (6 engines), against KizuNa at its
+# 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,130,000: its 0.8 s at 25 MHz) is
+# its clock budget a move in the model's virtual time, NODES (none) a node budget an engine beside
+# it (the series of docs/evaluation.md before the thirty-eighth session: 975,000 or 1,560,000
+# with TICKS=1000000000), PV_PLIES (1, the board file's) its split; VARY=1 varies its first plies
+# by SEED, which the board itself never does. KizuNa writes a log in its working directory.
 SEED  ?= 3001
-NODES ?= 975000
+TICKS ?= 2130000
+NODES ?= 1000000000
+PV_PLIES ?= 1
+VARY ?= 0
 GAMES ?= 12
 CONCURRENCY ?= 1
+KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)
 kizuna-match: $(STAMP) $(KIZUNA)
-	mkdir -p build/kizuna-run/$(SEED)-$(NODES)
-	cd build/kizuna-run/$(SEED)-$(NODES) && $(CURDIR)/$(BIN)/trax match \
-	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --depth 8 --shapes board --seed {seed}" \
+	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
+	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \
+	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
 	  --concurrency $(CONCURRENCY) \
-	  --log-dir $(CURDIR)/matches/kizuna-$(SEED)-$(NODES)
+	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

@@ -189,6 +189,14 @@ def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_pv_plies(spec: BoardSpec, pv_plies: int) -> BoardSpec:
+    """``spec`` whose engines split the previous best's line down to ply ``pv_plies`` (the
+    recursive PV split, docs/parallel.md; 1: its node at ply 1 alone)."""
+    options = dict(spec.player_options)
+    options["search_options"] = {**options.get("search_options", {}), "pv_plies": pv_plies}
+    return dataclasses.replace(spec, player_options=options)
+
+
 def with_board_options(spec: BoardSpec, board_options: dict) -> BoardSpec:
     """``spec`` whose engines' boards take ``board_options`` too (:class:`~..hdl.track_board.
     TrackBoard`'s options that trade clocks for logic), beside the board file's."""
@@ -251,7 +259,7 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
 
 def with_think(spec: BoardSpec, seconds: float) -> BoardSpec:
     """``spec`` whose player thinks ``seconds`` a move (its ``think_time``: the search's clock
-    budget, 0.5 s by default). The answer comes within the think time, some 300 clocks, and
+    budget, 0.8 s by default). The answer comes within the think time, some 300 clocks, and
     the serial line's time of the two moves (about 5 ms at 19,200 baud), so what is left of
     the contest's 1 s must cover the referee's serial adapter and its computer."""
     if not 0 < seconds < CONTEST_TIME_LIMIT:
@@ -386,6 +394,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the player's search engines, each with its own board (default: the board file's)",
     )
     parser.add_argument(
+        "--pv-plies",
+        type=int,
+        metavar="P",
+        help="the engines split the previous best's line down to ply P (the recursive PV split;"
+        " default: the board file's)",
+    )
+    parser.add_argument(
         "--move-table",
         type=int,
         metavar="N",
@@ -427,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         "--think",
         type=float,
         metavar="SECONDS",
-        help="the player's search time a move, below the contest's 1 s (default: 0.5, the "
+        help="the player's search time a move, below the contest's 1 s (default: 0.8, the "
         "player's; the answer adds some 5 ms of serial line)",
     )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
@@ -442,6 +457,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.engines < 1:
                 raise ValueError(f"--engines must be at least 1, not {args.engines}")
             spec = with_engines(spec, args.engines)
+        if args.pv_plies is not None:
+            if args.pv_plies < 1:
+                raise ValueError(f"--pv-plies must be at least 1, not {args.pv_plies}")
+            spec = with_pv_plies(spec, args.pv_plies)
         if args.shared_table and not args.move_table:
             raise ValueError("--shared-table needs --move-table N")
         if args.move_table is not None:
@@ -470,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = Path("build") / f"{spec.name}-{top}-{torus[0]}x{torus[1]}"
             if args.engines is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
+            if args.pv_plies is not None:
+                build_dir = build_dir.with_name(f"{build_dir.name}-pv{args.pv_plies}")
             if args.move_table is not None:
                 shared = "-shared" if args.shared_table else ""
                 build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}{shared}")

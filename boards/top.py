@@ -19,7 +19,7 @@ __all__ = ["TOPS", "BoardTop", "make_design"]
 #: The designs a board can be built with.
 TOPS = ("player", "track")
 
-#: How a real board searches: by the clock alone (half a second per move, the player's default
+#: How a real board searches: by the clock alone (0.8 s a move, the player's default
 #: ``think_time``), no node limit, iterations up to 6 plies (the simulations keep the player's
 #: small node budget so that they run fast).
 BOARD_SEARCH = {"budget": 2**32 - 1, "search_options": {"max_depth": 6}}

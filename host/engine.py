@@ -233,10 +233,11 @@ class ModelChooser:
     (:class:`.trackeval.ShapeTable`; None: their kinds, the loop potential). ``verify``
     (research, compiled model only): ``(nodes, depth, research)`` of a search from the opponent's
     side after the chosen move; when it proves the opponent's win, the position is searched
-    again without that move (:meth:`_verified`). The table
-    is empty at the start of every search, as the board's. On a torus of at most 64 x 64 the
-    model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some 180 times
-    faster, seven some 140) when a C compiler is at hand.
+    again without that move (:meth:`_verified`). ``ticks`` (None: none): the clock budget of a
+    move in the model's virtual time (:func:`.fastmodel.model_search`'s), beside ``nodes``.
+    The table is empty at the start of every search, as the board's. On a torus of at most
+    64 x 64 the model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some
+    180 times faster, seven some 140) when a C compiler is at hand.
 
     Contract: without ``random`` (no seed) every move is exactly the model's, so exactly the
     board's at the same node budget and depth (the model is bit-exact with
@@ -271,7 +272,11 @@ class ModelChooser:
         research_weights: list[int] | None = None,
         shapes: ShapeTable | None = DEFAULT_SHAPES,
         verify: tuple[int, int, int] | None = None,
+        ticks: int | None = None,
     ) -> None:
+        if ticks is not None and (not isinstance(ticks, int) or ticks < 1):
+            raise ValueError(f"the ticks' budget must be a positive integer, not {ticks!r}")
+        self.ticks = ticks
         if verify is not None and (len(verify) != 3 or min(verify[:2]) < 1 or verify[2] < 0):
             raise ValueError(f"verify is (nodes, depth, research flags), not {verify!r}")
         self.verify = verify
@@ -323,7 +328,7 @@ class ModelChooser:
         import dataclasses
 
         start = time.perf_counter()
-        result, compiled = self._search(position, self.nodes, self.depth, self.research)
+        result, compiled = self._search(position, self.nodes, self.depth, self.research, self.ticks)
         if self.verify is not None:
             result = self._verified(position, result, compiled)
         elapsed = time.perf_counter() - start
@@ -345,7 +350,9 @@ class ModelChooser:
             return self._vary(position, result)
         return result
 
-    def _search(self, position: Position, nodes: int, depth: int, research: int):
+    def _search(
+        self, position: Position, nodes: int, depth: int, research: int, ticks: int | None = None
+    ):
         from .fastmodel import model_search  # imported on use, as the software search
 
         return model_search(
@@ -357,6 +364,7 @@ class ModelChooser:
             newest_first=self.newest_first,
             research=research,
             shapes=self.shapes,
+            ticks=ticks,
         )
 
     def _verified(self, position: Position, result, compiled: bool):
@@ -385,7 +393,8 @@ class ModelChooser:
         key = root_key(result.window_cell, result.symbol, self.torus, self.torus)
         exclude([key])
         try:
-            again, _ = self._search(position, self.nodes // 2, self.depth, self.research)
+            half = None if self.ticks is None else max(1, self.ticks // 2)
+            again, _ = self._search(position, self.nodes // 2, self.depth, self.research, half)
         finally:
             exclude([])
         log.info(
@@ -443,7 +452,10 @@ class ModelChooser:
         return near if move in near else [*near, move]
 
     def describe(self) -> str:
-        return f"model, {self.nodes} nodes, depth {self.depth}, {self.torus}x{self.torus} torus"
+        ticks = f", {self.ticks} ticks" if self.ticks is not None else ""
+        return (
+            f"model, {self.nodes} nodes{ticks}, depth {self.depth}, {self.torus}x{self.torus} torus"
+        )
 
 
 class EngineSession:

@@ -1389,12 +1389,14 @@ typedef struct {
 } ParallelResult;
 
 
-/* hw_parallel_search (helpers off): `engines` engines, `budget` nodes each; the table of
- * `entries` shared by all (shared_table) or each engine's own. Returns as fm_search. */
+/* hw_parallel_search (helpers off): `engines` engines, `budget` nodes each, `ticks_budget`
+ * ticks in all (-1: none); the table of `entries` shared by all (shared_table) or each engine's
+ * own. Returns as fm_search. */
 int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
                        int max_depth, int engines, int pv_plies, int evaluation, int entries,
                        int tag_bits, int keep_deeper, int scores, int shared_table,
-                       int extensions, int research, ParallelResult *out) {
+                       int extensions, int research, int64_t ticks_budget,
+                       ParallelResult *out) {
     memset(out, 0, sizeof *out);
     if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions) ||
         engines < 1 || engines > MAX_ENGINES || pv_plies < 1)
@@ -1450,6 +1452,9 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         int stopped = 0, any = 1;
         int started[MAX_ENGINES] = {0};
         while (any && !stopped) {
+            if (ticks == ticks_budget) /* the clock budget: each stops at its next candidate */
+                for (int i = 0; i < engines; i++)
+                    if (team[i].s.budget > team[i].s.nodes) team[i].s.budget = team[i].s.nodes;
             int played = 0;
             any = 0;
             for (int i = 0; i < engines; i++) {

@@ -231,6 +231,7 @@ def library() -> ctypes.CDLL:
         *[ctypes.c_int] * 3,
         ctypes.c_int64,
         *[ctypes.c_int] * 11,
+        ctypes.c_int64,
         ctypes.POINTER(_Parallel),
     ]
     lib.fm_research_weights.restype = None
@@ -412,6 +413,7 @@ def fast_parallel_search(
     extensions: int = MAX_EXTENSIONS,
     research: int = 0,
     shapes: ShapeTable | None = None,
+    ticks_budget: int | None = None,
 ) -> ParallelResult:
     """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
     compiled; ``extensions`` as :func:`fast_search`'s (research)."""
@@ -421,6 +423,8 @@ def fast_parallel_search(
         raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
     if table_scores and not move_table:
         raise ValueError("scores in the table need the table (move_table)")
+    if ticks_budget is not None and ticks_budget < 0:
+        raise ValueError(f"the ticks' budget must be at least 0, not {ticks_budget}")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
@@ -434,6 +438,7 @@ def fast_parallel_search(
             table_scores=table_scores,
             research=research,
             shapes=shapes,
+            ticks_budget=ticks_budget,
         )
     research = _shapes(research, shapes)
     game, count = _game(position)
@@ -442,6 +447,7 @@ def fast_parallel_search(
     status = library().fm_parallel_search(
         *(game, count, width, height, budget, max_depth, engines, pv_plies, int(evaluation)),
         *(move_table, tag_bits, 1, int(table_scores), int(shared_table), extensions, research),
+        -1 if ticks_budget is None else ticks_budget,
         ctypes.byref(out),
     )
     _check(status)
@@ -483,6 +489,7 @@ def model_search(
     newest_first: bool = False,
     research: int = 0,
     shapes: ShapeTable | None = None,
+    ticks: int | None = None,
 ) -> tuple[HwSearchResult, bool]:
     """The board's search through its model, as ``trax engine --search model`` and ``trax best
     --backend model`` run it: ``engines`` engines (the table, if any, shared by them) on a
@@ -491,7 +498,9 @@ def model_search(
     ``newest_first`` are the gateware search's options of those names (:data:`RESEARCH_CUT`,
     :data:`RESEARCH_NEWEST`); ``research``: more ``RESEARCH_*`` flags (the compiled model's own
     need it: :class:`FastModelError` without); ``shapes``: the evaluation weighs the tracks'
-    shapes (:class:`.trackeval.ShapeTable`), in both models."""
+    shapes (:class:`.trackeval.ShapeTable`), in both models. ``ticks`` (None: none) is the
+    clock budget in the model's virtual time (:func:`.hwparallel.hw_parallel_search`'s
+    ``ticks_budget``; with one engine a tick is a node, so it is a node budget)."""
     research |= order_research(attack_cut, newest_first)
     table = {
         "move_table": move_table,
@@ -505,7 +514,9 @@ def model_search(
     arguments = (position, torus, torus, budget, max_depth)
     split = {"pv_plies": pv_plies, "shared_table": move_table > 0}
     if engines == 1:
+        if ticks is not None:
+            arguments = (position, torus, torus, min(budget, ticks), max_depth)
         search = fast_search if compiled else functools.partial(hw_search, board="track")
         return search(*arguments, **table), compiled
     search = fast_parallel_search if compiled else hw_parallel_search
-    return search(*arguments, engines, **split, **table), compiled
+    return search(*arguments, engines, **split, **table, ticks_budget=ticks), compiled

@@ -443,6 +443,7 @@ def hw_parallel_search(
     states: dict | None = None,
     research: int = 0,
     shapes: ShapeTable | None = None,
+    ticks_budget: int | None = None,
 ) -> ParallelResult:
     """Choose a move for the side to move as ``engines`` engines splitting the root (and the
     previous best's node) of the block-RAM board's search would (docs/parallel.md), ``budget``
@@ -460,13 +461,18 @@ def hw_parallel_search(
     the gateware's ``table_scores``). ``states`` (a measurement), if given, is filled with a
     ``collections.Counter`` per completed or stopped iteration (its depth the key): the engines'
     ticks by what they did (:data:`ENGINE_STATES`), every engine every tick. ``research``
-    (model only) and ``shapes``: :func:`.hw_search`'s."""
+    (model only) and ``shapes``: :func:`.hw_search`'s. ``ticks_budget`` (None: none) is the
+    clock budget in virtual time, as the gateware's stops every engine at once: after that many
+    ticks every engine's budget becomes the nodes it has played, so each stops at its next
+    candidate, as at its own budget (with one engine, a tick is a node: the node budget)."""
     if engines < 1:
         raise ValueError(f"engines must be at least 1, not {engines}")
     if pv_plies < 1:
         raise ValueError(f"pv_plies must be at least 1, not {pv_plies}")
     if table_scores and not move_table:
         raise ValueError("scores in the table need the table (move_table)")
+    if ticks_budget is not None and ticks_budget < 0:
+        raise ValueError(f"the ticks' budget must be at least 0, not {ticks_budget}")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
@@ -498,6 +504,9 @@ def hw_parallel_search(
             doing = ["done"] * engines
         stopped = False
         while any(running) and not stopped:
+            if ticks == ticks_budget:  # the clock budget: every engine stops at its next candidate
+                for engine in team:
+                    engine.budget = min(engine.budget, engine.nodes)
             played = False
             for n, steps in enumerate(running):
                 if steps is None:

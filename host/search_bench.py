@@ -20,7 +20,7 @@ node per engine per tick) the parallel split's model takes to complete a depth, 
 
 ``python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6`` prints, for the
 compiled model's research options (:mod:`.fastmodel`), the nodes to a depth and the depth the
-board file's player completes in half a second; with ``--kizuna-wins``, how many of the wins
+board file's player completes in its 0.8 s a move; with ``--kizuna-wins``, how many of the wins
 KizuNa found in its games against the board the board's search proves from the same position.
 """
 
@@ -124,11 +124,19 @@ BOARD_ENGINES = 6  # (boards/ulx3s_85f.py)
 #: The board file's search order in the model's research flags (``attack_cut``,
 #: ``newest_first``).
 BOARD_RESEARCH = order_research(DEFAULT_ATTACK_CUT, DEFAULT_NEWEST_FIRST)
-#: An engine's nodes in half a second of the ULX3S board file's player: 11.7 M nodes a second
-#: for its six engines at 25 MHz (README, ``track_bench --engines 6 ... --attack-cut
-#: --newest-first``; 807,000 for the seven of the board file before the cut, 11.3 M nodes a
-#: second).
-BOARD_NODES = 975_000
+#: An engine's nodes in the 0.8 s a move of the ULX3S board file's player (the player's
+#: ``DEFAULT_THINK_TIME``): 11.7 M nodes a second for its six engines at 25 MHz (README,
+#: ``track_bench --engines 6 ... --attack-cut --newest-first``). 975,000 in the 0.5 s the board
+#: files thought until the thirty-eighth session; 807,000 for the seven of the board file before
+#: the cut, 11.3 M nodes a second.
+BOARD_NODES = 1_560_000
+#: The board's clocks a tick of the split's model (one node of each engine still searching): the
+#: board file's 6 engines complete depth 5 in 231,383 clocks on the figures' 12 positions (README,
+#: ``track_bench``) and in 24,592 ticks in the model (docs/parallel.md): 9.41; one engine 904,234
+#: clocks and 96,775 ticks, 9.34.
+BOARD_TICK_CLOCKS = 9.4
+#: The board file's think time (``hdl.player.DEFAULT_THINK_TIME``) at its 25 MHz, in ticks.
+BOARD_TICKS = round(0.8 * 25e6 / BOARD_TICK_CLOCKS)
 #: The series of tests/data/kizuna_scores.tsv in which KizuNa played the board file's player
 #: without research options (twenty-third session).
 BOARD_SERIES = ("fm7-kizuna", "fm7-kizuna-first", "fm7-25M-kizuna", "fm7-kizuna75")
@@ -548,7 +556,7 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
     board's search before the cut, 3: the board file's now): the nodes one engine with the
     board file's table plays to complete ``depth`` on the figures' mid-game positions, and the
     depths the board file's player
-    (:data:`BOARD_ENGINES` engines, :data:`BOARD_NODES` nodes each: half a second at 25 MHz)
+    (:data:`BOARD_ENGINES` engines, :data:`BOARD_NODES` nodes each: its 0.8 s a move at 25 MHz)
     completes."""
     found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
     table = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True}
@@ -570,17 +578,68 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
             for p in found
         ]
         figure(
-            f"depth in half a second, research {research}",
+            f"depth in the board's 0.8 s, research {research}",
             f"{statistics.mean(depths):.2f}",
             "plies",
             f"{where}, {BOARD_ENGINES} engines x {BOARD_NODES} nodes; depths {depths}",
         )
 
 
+def think_figures(ticks: int, pv_plies: tuple[int, ...], count: int = 12) -> None:
+    """Figures: what the ULX3S board file's player (:data:`BOARD_ENGINES` engines, its table,
+    order and shapes) searches in ``ticks`` of virtual time a move (its clock budget: by default
+    :data:`BOARD_TICKS`, its 0.8 s at 25 MHz) on the figures' mid-game positions, with the
+    previous best's line split to each of ``pv_plies``: the nodes of all engines a tick and a
+    second (at :data:`BOARD_TICK_CLOCKS` clocks a tick), the depth completed, and how many
+    positions were searched to the budget (the others ended sooner, a win or loss proved)."""
+    found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
+    options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
+    seconds = ticks * BOARD_TICK_CLOCKS / 25e6
+    searched = {
+        plies: [
+            fast_parallel_search(
+                *(p, DEFAULT_TORUS, DEFAULT_TORUS, 2**62, HW_MAX_DEPTH, BOARD_ENGINES),
+                pv_plies=plies,
+                research=BOARD_RESEARCH,
+                shapes=chosen_table("board"),
+                ticks_budget=ticks,
+                **options,
+            )
+            for p in found
+        ]
+        for plies in pv_plies
+    }
+    # The positions every setting searched to the budget (in the others a win or loss was
+    # proved sooner, by some setting at least).
+    full = [i for i in range(len(found)) if all(r[i].ticks == ticks for r in searched.values())]
+    for plies, results in searched.items():
+        where = (
+            f"compiled model, the ULX3S board file's {BOARD_ENGINES} engines, pv_plies {plies}, "
+            f"{ticks:,} ticks a move ({seconds:.2f} s at 25 MHz and {BOARD_TICK_CLOCKS} clocks a "
+            f"tick), the {len(full)} of {len(found)} mid-game positions searched to the budget"
+        )
+        nodes = [results[i].nodes for i in full]
+        mean = statistics.mean(nodes) if nodes else 0
+        figure(f"nodes a tick in play, pv_plies {plies}", f"{mean / ticks:.2f}", "nodes", where)
+        figure(
+            f"nodes a second in play, pv_plies {plies}",
+            f"{mean / seconds / 1e6:.1f}",
+            "M nodes/s",
+            where,
+        )
+        depths = [results[i].depth for i in full]
+        figure(
+            f"depth in play, pv_plies {plies}",
+            f"{statistics.mean(depths) if depths else 0:.2f}",
+            "plies",
+            f"{where}; depths {depths}",
+        )
+
+
 def kizuna_wins(flags: tuple[int, ...], nodes: int = BOARD_NODES) -> None:
     """Where KizuNa, playing the board file's player (tests/data/kizuna_scores.tsv, the series
     :data:`BOARD_SERIES`), first reported a win it had found: whether the board file's player
-    (:data:`BOARD_ENGINES` engines, ``nodes`` each: :data:`BOARD_NODES`, half a second) with
+    (:data:`BOARD_ENGINES` engines, ``nodes`` each: :data:`BOARD_NODES`, its 0.8 s a move) with
     each research flags proves a win from the same position."""
     from .distill import read_samples
 
@@ -663,8 +722,8 @@ def main(argv: list[str] | None = None) -> None:
         "--pv-plies",
         type=int,
         default=1,
-        help="split the previous best's line to this ply (default 1, the gateware's; more: the "
-        "recursive PV split, model only)",
+        help="split the previous best's line to this ply (default 1; more: the recursive PV "
+        "split, the gateware's pv_plies)",
     )
     split.add_argument(
         "--helpers",
@@ -726,8 +785,22 @@ def main(argv: list[str] | None = None) -> None:
     study.add_argument(
         "--nodes", type=int, default=BOARD_NODES, help="with --kizuna-wins: nodes an engine"
     )
+    think = sub.add_parser(
+        "think", help="what the board file's player searches in its think time (figures)"
+    )
+    think.add_argument(
+        "--ticks",
+        type=int,
+        default=BOARD_TICKS,
+        help=f"virtual time a move (default {BOARD_TICKS:,}: 0.8 s at 25 MHz)",
+    )
+    think.add_argument("--pv-plies", default="1,4", help="comma-separated pv_plies (1,4)")
+    think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
-    if args.command == "tracks":
+    if args.command == "think":
+        plies = tuple(int(p) for p in args.pv_plies.split(","))
+        think_figures(args.ticks, plies, args.positions)
+    elif args.command == "tracks":
         found = track_changes(midgame_positions(args.positions, 64, GAMES_FILE))
         where = f"host/position.py, every legal move of {found['positions']} human-game positions"
         for name, key, unit in (

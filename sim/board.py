@@ -47,15 +47,15 @@ __all__ = [
 #: its clock, its player (6 search engines, each on its own block-RAM board, a 64 x 64 torus,
 #: sharing a table of best moves and their values, with the attack cut and newest first,
 #: evaluating by the tracks' shapes with the board files' table: ``shapes`` 1) and
-#: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (half a
-#: second of board time per move, no node limit, iterations up to 8 plies, the previous best's
+#: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (0.8 s
+#: of board time per move, no node limit, iterations up to 8 plies, the previous best's
 #: node split). The values are kept
 #: here so that ``trax --help`` need not import the board files; a test holds them to those
 #: files.
 REAL_BOARD = "ulx3s_85f"
 REAL_BOARD_TITLE = "ULX3S"
 REAL_CLOCK = 25_000_000
-REAL_THINK = 0.5
+REAL_THINK = 0.8
 REAL_SEARCH = (
     ("attack_cut", 1),
     ("engines", 6),

@@ -394,6 +394,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             research=args.research,
             research_weights=_research_weights(args.research_weights),
             verify=args.verify,
+            ticks=getattr(args, "ticks", None),
             **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -1123,7 +1124,7 @@ def build_parser() -> argparse.ArgumentParser:
             default=None,
             metavar="S",
             help="the simulated board's search time per move, in seconds of board time (default"
-            " 0.003, which eight simulated engines take 1-2 s to search; 0.5 is a real board's)",
+            " 0.003, which eight simulated engines take 1-2 s to search; 0.8 is a real board's)",
         )
 
     p = add("engine", cmd_engine, "play as the reference engine in the contest protocol")
@@ -1155,7 +1156,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="model: N engines splitting the search (host/hwparallel.py), --nodes each "
-        "(default 1; the ULX3S board file has 7)",
+        "(default 1; the ULX3S board file has 6)",
     )
     p.add_argument(
         "--pv-plies",
@@ -1164,6 +1165,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="P",
         help="model, with --engines: split the previous best's line down to ply P (the "
         "recursive PV split; default 1, as the board files)",
+    )
+    p.add_argument(
+        "--ticks",
+        type=_positive,
+        default=None,
+        metavar="T",
+        help="model: the clock budget of a move in the model's virtual time, T ticks (a tick is "
+        "a node of each engine still searching, some 9.4 clocks of the board: the ULX3S's 0.8 s "
+        "is about 2,130,000), beside --nodes (default: none, --nodes alone)",
     )
     _add_board_search_options(p, "model")
     p.add_argument(

@@ -346,23 +346,41 @@ def test_the_shapes_option_sets_or_drops_the_engines_table(tmp_path, monkeypatch
     assert "cannot read the shapes' weights nowhere.json" in capsys.readouterr().err
 
 
+def test_the_pv_plies_option_sets_the_engines_split(tmp_path, monkeypatch, capsys):
+    """``--pv-plies P`` gives the player's engines the recursive PV split to ply P (the board
+    file's other search options stay) and names the build directory; below 1 is an error."""
+    from trax_fpga.boards.build import with_pv_plies
+    from trax_fpga.boards.top import make_design
+
+    spec = with_pv_plies(load_board("ulx3s_85f"), 4)
+    design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
+    design._MustUse__silence = True
+    assert design.search_options["pv_plies"] == 4
+    assert design.search_options["engines"] == 6
+    monkeypatch.chdir(tmp_path)
+    assert main(["ice40_hx8k", "--pv-plies", "2", "--plan-only"]) == 0
+    assert (tmp_path / "build/ice40_hx8k-pv2/top.il").exists()
+    assert main(["ice40_hx8k", "--pv-plies", "0", "--plan-only"]) == 1
+    assert "--pv-plies must be at least 1, not 0" in capsys.readouterr().err
+
+
 def test_the_think_option_sets_the_players_clock_budget(tmp_path, monkeypatch, capsys):
     """``--think`` sets the player's search time a move, as clocks of the board's design clock,
     and names the build directory; a time of the contest's 1 s or more is a clear error."""
     from trax_fpga.boards.build import with_think
     from trax_fpga.boards.top import make_design
 
-    spec = with_think(load_board("ice40_hx8k"), 0.8)
+    spec = with_think(load_board("ice40_hx8k"), 0.6)
     design = make_design("player", spec.torus, spec.design_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
-    assert design.cycle_budget == round(0.8 * spec.design_hz) == 9_600_000
+    assert design.cycle_budget == round(0.6 * spec.design_hz) == 7_200_000
     assert design.search_options["board_options"] == COMPACT  # (the search's options stay)
     default = make_design("player", spec.torus, spec.design_hz, spec.baud, {})
     default._MustUse__silence = True
-    assert default.cycle_budget == round(0.5 * spec.design_hz)
+    assert default.cycle_budget == round(0.8 * spec.design_hz)
     monkeypatch.chdir(tmp_path)
-    assert main(["ice40_hx8k", "--think", "0.8", "--plan-only"]) == 0
-    assert (tmp_path / "build/ice40_hx8k-think0.8/top.il").exists()
+    assert main(["ice40_hx8k", "--think", "0.6", "--plan-only"]) == 0
+    assert (tmp_path / "build/ice40_hx8k-think0.6/top.il").exists()
     for bad in ("1", "0", "-0.5"):
         assert main(["ice40_hx8k", "--think", bad, "--plan-only"]) == 1
         assert "--think must be above 0 and below the contest's 1 s" in capsys.readouterr().err

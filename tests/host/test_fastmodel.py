@@ -194,6 +194,44 @@ def test_many_engines_on_random_positions_and_budgets(seed):
     assert compared == 12
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_ticks_budget_stops_both_models_alike(seed):
+    """The clock budget in virtual time (``ticks_budget``): the compiled and the Python model
+    stop at the same node of every engine, never after the ticks given; with one engine a tick
+    is a node, so it is the node budget."""
+    rng, compared = random.Random(200 + seed), 0
+    table = {"move_table": 4096, "shared_table": True, "table_scores": True, "research": 3}
+    for _ in range(8):
+        position = random_game(rng, rng.randrange(2, 40))
+        engines, pv_plies = rng.randrange(1, 7), rng.randrange(1, 5)
+        ticks = rng.choice([0, 1, 7, 150, 900, 2500])
+        arguments = (position, 64, 64, 10**9, 8, engines)
+        options = {"pv_plies": pv_plies, "ticks_budget": ticks, **table}
+        expected = hw_parallel_search(*arguments, **options)
+        found = fast_parallel_search(*arguments, **options)
+        assert found == expected, f"{position!r}: {engines} engines, {ticks} ticks"
+        assert found.ticks <= ticks
+        if engines == 1:
+            by_nodes = fast_parallel_search(
+                position, 64, 64, ticks, 8, 1, pv_plies=pv_plies, **table
+            )
+            assert by_nodes == found
+        compared += 1
+    assert compared == 8
+
+
+def test_the_model_engine_stops_at_its_ticks():
+    """``trax engine --search model --ticks T`` (``ModelChooser(ticks=T)``): the board file's
+    six engines stop after T ticks whatever their nodes."""
+    from trax_fpga.host.engine import ModelChooser
+
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    result = ModelChooser(nodes=10**9, depth=8, engines=6, ticks=3000).choose(position)
+    assert result.ticks <= 3000 and result.nodes > 3000 and result.move is not None
+    with pytest.raises(ValueError, match="the ticks' budget must be a positive integer, not 0"):
+        ModelChooser(ticks=0)
+
+
 def test_research_extensions_are_the_tunings_node_for_node():
     """``extensions`` (research): the Python model with the tuning ``sw-loops`` (the board's
     evaluation through the research path) and as many plies of extension; 1 is the gateware's."""
@@ -447,7 +485,7 @@ def test_half_plies_for_attacks_see_a_win_kizuna_saw():
 
 def test_search_bench_prints_the_research_figures(capsys):
     """``search_bench research``: one figure line per flags for the nodes to a depth (the
-    compiled model's, summed) and one for the depth in half a second."""
+    compiled model's, summed) and one for the depth in the board's think time."""
     from trax_fpga.host.search_bench import GAMES_FILE, research_figures
 
     research_figures((0, 3), 3, count=2)
@@ -460,7 +498,49 @@ def test_search_bench_prints_the_research_figures(capsys):
             fast_search(p, 64, 64, 10**10, 3, research=research, **table).nodes for p in positions
         )
         assert line.startswith(f"nodes to depth 3, research {research}: {total} nodes (")
-    assert lines[1].startswith("depth in half a second, research 0: ")
+    assert lines[1].startswith("depth in the board's 0.8 s, research 0: ")
+
+
+def test_search_bench_prints_what_the_board_searches_in_its_think_time(capsys):
+    """``search_bench think``: per pv_plies, the nodes a tick and a second and the depth of the
+    board file's player at a ticks budget, over the positions every setting searched to it."""
+    from trax_fpga.host.search_bench import (
+        BOARD_ENGINES,
+        BOARD_RESEARCH,
+        GAMES_FILE,
+        think_figures,
+    )
+    from trax_fpga.host.shapes import chosen_table
+
+    think_figures(2000, (1, 2), count=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        f"{name} in play, pv_plies {plies}"
+        for plies in (1, 2)
+        for name in ("nodes a tick", "nodes a second", "depth")
+    ]
+    positions = midgame_positions(2, 64, GAMES_FILE)
+    searched = {
+        plies: [
+            fast_parallel_search(
+                *(p, 64, 64, 2**62, 8, BOARD_ENGINES),
+                pv_plies=plies,
+                shared_table=True,
+                move_table=16384,
+                table_scores=True,
+                research=BOARD_RESEARCH,
+                shapes=chosen_table("board"),
+                ticks_budget=2000,
+            )
+            for p in positions
+        ]
+        for plies in (1, 2)
+    }
+    full = [i for i in range(2) if all(r[i].ticks == 2000 for r in searched.values())]
+    assert full  # (a position that ends sooner is left out)
+    mean = sum(searched[1][i].nodes for i in full) / len(full)
+    assert lines[0].startswith(f"nodes a tick in play, pv_plies 1: {mean / 2000:.2f} nodes (")
+    assert f"the {len(full)} of 2 mid-game positions searched to the budget" in lines[0]
 
 
 def test_search_bench_parallel_takes_the_research_flags(capsys):

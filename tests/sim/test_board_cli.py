@@ -222,9 +222,9 @@ def test_the_strength_notice_says_how_much_weaker_in_figures():
     assert "20 times slower than the ULX3S's 25 MHz clock" in text
     assert "on a 64x64 torus in block RAM, as a real ULX3S" in text
     assert "75,000 clocks a move (about 0.1 s here, within the contest's 1 s)" in text
-    assert "about 167 times fewer nodes" in text and "much weaker than a real board" in text
-    full = simulated.strength_notice(simulated.real_board_config(think=0.5), speed=1_250_000)
-    assert "is as strong, but each answer takes about 10 s here" in full
+    assert "about 267 times fewer nodes" in text and "much weaker than a real board" in text
+    full = simulated.strength_notice(simulated.real_board_config(think=0.8), speed=1_250_000)
+    assert "is as strong, but each answer takes about 16 s here" in full
 
 
 def test_board_player_falls_back_with_a_notice(monkeypatch, capsys):
