@@ -135,8 +135,11 @@ BOARD_NODES = 1_560_000
 #: ``track_bench``) and in 24,592 ticks in the model (docs/parallel.md): 9.41; one engine 904,234
 #: clocks and 96,775 ticks, 9.34.
 BOARD_TICK_CLOCKS = 9.4
-#: The board file's think time (``hdl.player.DEFAULT_THINK_TIME``) at its 25 MHz, in ticks.
-BOARD_TICKS = round(0.8 * 25e6 / BOARD_TICK_CLOCKS)
+#: The board file's think time a move and clock (``hdl.player.DEFAULT_THINK_TIME`` and
+#: boards/ulx3s_85f.py's; tests/sim/test_board_cli.py holds them equal), and that time in ticks.
+BOARD_THINK_TIME = 0.8
+BOARD_CLOCK_HZ = 25e6
+BOARD_TICKS = round(BOARD_THINK_TIME * BOARD_CLOCK_HZ / BOARD_TICK_CLOCKS)
 #: The series of tests/data/kizuna_scores.tsv in which KizuNa played the board file's player
 #: without research options (twenty-third session).
 BOARD_SERIES = ("fm7-kizuna", "fm7-kizuna-first", "fm7-25M-kizuna", "fm7-kizuna75")
@@ -578,7 +581,7 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
             for p in found
         ]
         figure(
-            f"depth in the board's 0.8 s, research {research}",
+            f"depth in the board's {BOARD_THINK_TIME:g} s, research {research}",
             f"{statistics.mean(depths):.2f}",
             "plies",
             f"{where}, {BOARD_ENGINES} engines x {BOARD_NODES} nodes; depths {depths}",
@@ -594,14 +597,15 @@ def think_figures(ticks: int, pv_plies: tuple[int, ...], count: int = 12) -> Non
     positions were searched to the budget (the others ended sooner, a win or loss proved)."""
     found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
     options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
-    seconds = ticks * BOARD_TICK_CLOCKS / 25e6
+    shapes = chosen_table("board")
+    seconds = ticks * BOARD_TICK_CLOCKS / BOARD_CLOCK_HZ
     searched = {
         plies: [
             fast_parallel_search(
                 *(p, DEFAULT_TORUS, DEFAULT_TORUS, 2**62, HW_MAX_DEPTH, BOARD_ENGINES),
                 pv_plies=plies,
                 research=BOARD_RESEARCH,
-                shapes=chosen_table("board"),
+                shapes=shapes,
                 ticks_budget=ticks,
                 **options,
             )
@@ -615,7 +619,8 @@ def think_figures(ticks: int, pv_plies: tuple[int, ...], count: int = 12) -> Non
     for plies, results in searched.items():
         where = (
             f"compiled model, the ULX3S board file's {BOARD_ENGINES} engines, pv_plies {plies}, "
-            f"{ticks:,} ticks a move ({seconds:.2f} s at 25 MHz and {BOARD_TICK_CLOCKS} clocks a "
+            f"{ticks:,} ticks a move ({seconds:.2f} s at {BOARD_CLOCK_HZ / 1e6:g} MHz and "
+            f"{BOARD_TICK_CLOCKS} clocks a "
             f"tick), the {len(full)} of {len(found)} mid-game positions searched to the budget"
         )
         nodes = [results[i].nodes for i in full]
