@@ -80,7 +80,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 8
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7,8 --move-table 16384 --shared-table
-	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first
+	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first --pv-plies 4
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --depth 8 --engines 7 --move-table 16384 --shared-table --table-scores --parallel-positions 12
 	$(BIN)/python -m trax_fpga.sim.clock_profile
 	$(BIN)/python -m trax_fpga.sim.clock_profile --move-table 16384 --table-scores
@@ -138,12 +138,12 @@ $(KIZUNA):
 # 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,130,000: its 0.8 s at 25 MHz) is
 # its clock budget a move in the model's virtual time, NODES (none) a node budget an engine beside
 # it (the series of docs/evaluation.md before the thirty-eighth session: 975,000 or 1,560,000
-# with TICKS=1000000000), PV_PLIES (1, the board file's) its split; VARY=1 varies its first plies
+# with TICKS=1000000000), PV_PLIES (4, the board file's) its split; VARY=1 varies its first plies
 # by SEED, which the board itself never does. KizuNa writes a log in its working directory.
 SEED  ?= 3001
 TICKS ?= 2130000
 NODES ?= 1000000000
-PV_PLIES ?= 1
+PV_PLIES ?= 4
 VARY ?= 0
 GAMES ?= 12
 CONCURRENCY ?= 1

@@ -5,16 +5,21 @@ player             the complete player with 6 search engines (``engines``, docs/
                    each on its own block-RAM board: a 64 x 64 torus (``torus``), sharing one
                    table of 16,384 best moves and their values (``move_table``,
                    ``shared_table``, ``table_scores``, docs/hash-moves.md), iterations up to 8
-                   plies, the previous best's node split (``pv_plies`` 1), the evaluation by the
-                   tracks' shapes (``shapes``: the board files' table, ``host/shapes.py``'s
-                   ``board_table``, 8-bit weights, a ROM of 3 DP16KD an engine;
-                   docs/evaluation.md), a move that leaves the opponent a loop attack lost at
-                   once (``attack_cut``) and the candidates newest first (``newest_first``).
-                   Built at the thirty-first session (commit 9f42a00, ``python -m
-                   trax_fpga.boards.build ulx3s_85f``): 73829 of 83640 TRELLIS_COMB, 88%; 10084
-                   FFs; 188 of 208 DP16KD; 18 MULT18X18D; 27.44 MHz routed against the 25 MHz
-                   clock, met, bitstream; 2994 s beside the tests. With 9-bit weights (commit
-                   f62f735): 74427, 89%; 188 DP16KD; 27.62 MHz, met.
+                   plies, the previous best's line split down to ply 4 (``pv_plies`` 4), the
+                   evaluation by the tracks' shapes (``shapes``: the board files' table,
+                   ``host/shapes.py``'s ``board_table``, 8-bit weights, a ROM of 3 DP16KD an
+                   engine; docs/evaluation.md), a move that leaves the opponent a loop attack
+                   lost at once (``attack_cut``) and the candidates newest first
+                   (``newest_first``). Built at the thirty-ninth session (commit 2bcfa79 with
+                   ``python -m trax_fpga.boards.build ulx3s_85f --pv-plies 4``, the board file's
+                   since): 75967 of 83640 TRELLIS_COMB, 91%; 10840 FFs; 188 of 208 DP16KD;
+                   28.32 MHz routed against the 25 MHz clock, met, bitstream; 4777 s beside
+                   simulations and a match. With the split at ply 1 (``pv_plies`` 1, the board
+                   file's from the tenth session to the thirty-eighth), built at the thirty-first
+                   session (commit 9f42a00): 73829 of 83640 TRELLIS_COMB, 88%; 10084 FFs; 188 of
+                   208 DP16KD; 18 MULT18X18D; 27.44 MHz routed, met, bitstream; 2994 s beside
+                   the tests. With 9-bit weights (commit f62f735): 74427, 89%; 188 DP16KD;
+                   27.62 MHz, met.
                    With the loop potential's evaluation instead (the board file's from the
                    twenty-sixth session to the thirtieth; ``--shapes none``): 71136 of 83640
                    TRELLIS_COMB, 85%; 10222 FFs; 170 of 208 DP16KD; 30 MULT18X18D; 28.50 MHz
@@ -109,9 +114,12 @@ BOARD = BoardSpec(
     # The block-RAM player's builds above were made with it too.
     overrides={"nextpnr_opts": "--placer-heap-beta 0.6"},
     # 8 plies: the engines complete 6 well within the half second a move (docs/parallel.md).
-    # The split at ply 1: with the loop potential's evaluation the recursive PV split to ply 4
-    # no longer fits beside 8 engines (84449 LUTs, 101%), and in the model it no longer reaches
-    # depth 5 sooner (docs/parallel.md).
+    # The previous best's line split down to ply 4: in play, where the clock stops an iteration
+    # at 7 or 8 plies, the 6 engines search 42% more nodes a move than with the split at ply 1
+    # (the model at the board's 0.8 s: 11.0 M nodes/s against 7.7 M), for 2138 TRELLIS_COMB, and
+    # complete depth 5 in 226,414 clocks against 231,383 (docs/parallel.md, thirty-ninth
+    # session). With the loop potential's evaluation it had not fitted beside 8 engines (84449
+    # LUTs, 101%), which is why the board files split at ply 1 from the tenth session on.
     # 7 engines sharing one table of 16,384 best moves: they reach depth 5 1.8x sooner than 8
     # engines without a table, and 8 with it do not fit (docs/hash-moves.md). With the nodes'
     # values in it too (``table_scores``), they reach depth 4 1.28x sooner in the model.
@@ -127,7 +135,7 @@ BOARD = BoardSpec(
         "search_options": {
             "engines": 6,
             "max_depth": 8,
-            "pv_plies": 1,
+            "pv_plies": 4,
             "move_table": 16384,
             "shared_table": True,
             "table_scores": True,

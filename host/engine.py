@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT_ATTACK_CUT",
     "DEFAULT_MODEL_DEPTH",
     "DEFAULT_MODEL_ENGINES",
+    "DEFAULT_MODEL_PV_PLIES",
     "DEFAULT_MODEL_TABLE",
     "DEFAULT_NEWEST_FIRST",
     "DEFAULT_NODES",
@@ -67,12 +68,13 @@ _TIME_SHARE = 0.5  # of the time budget given to the search, for the variance of
 VARIED_PLIES = 4
 VARIED_MARGIN = 8
 #: The model's defaults: the ULX3S board file's torus, deepest iteration, engines (``trax best``'s
-#: default; ``trax engine --search model`` plays one unless told) and table of best moves (its
-#: entries; it holds their values too) (``boards/ulx3s_85f.py``; tests/sim/test_board_cli.py holds
-#: them to it).
+#: default; ``trax engine --search model`` plays one unless told), the plies of the previous
+#: best's line they split and table of best moves (its entries; it holds their values too)
+#: (``boards/ulx3s_85f.py``; tests/sim/test_board_cli.py holds them to it).
 DEFAULT_TORUS = 64
 DEFAULT_MODEL_DEPTH = 8
 DEFAULT_MODEL_ENGINES = 6
+DEFAULT_MODEL_PV_PLIES = 4
 DEFAULT_MODEL_TABLE = 16_384
 #: ... and its search order: a move that leaves the opponent a loop attack is lost at once (the
 #: attack cut), and the candidates are tried from the newest cell of the frontier list.
@@ -263,7 +265,7 @@ class ModelChooser:
         torus: int = DEFAULT_TORUS,
         seed: int | str | None = None,
         engines: int = 1,
-        pv_plies: int = 1,
+        pv_plies: int = DEFAULT_MODEL_PV_PLIES,
         move_table: int = DEFAULT_MODEL_TABLE,
         table_scores: bool = True,
         attack_cut: bool = DEFAULT_ATTACK_CUT,

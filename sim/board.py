@@ -49,7 +49,7 @@ __all__ = [
 #: evaluating by the tracks' shapes with the board files' table: ``shapes`` 1) and
 #: the search of ``trax_fpga.boards.top.BOARD_SEARCH`` with the board file's options (0.8 s
 #: of board time per move, no node limit, iterations up to 8 plies, the previous best's
-#: node split). The values are kept
+#: line split down to ply 4). The values are kept
 #: here so that ``trax --help`` need not import the board files; a test holds them to those
 #: files.
 REAL_BOARD = "ulx3s_85f"
@@ -62,7 +62,7 @@ REAL_SEARCH = (
     ("max_depth", 8),
     ("move_table", 16384),
     ("newest_first", 1),
-    ("pv_plies", 1),
+    ("pv_plies", 4),
     ("shapes", 1),
     ("shared_table", 1),
     ("table_scores", 1),

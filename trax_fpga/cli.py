@@ -26,6 +26,7 @@ from .host.engine import (
     DEFAULT_ATTACK_CUT,
     DEFAULT_MODEL_DEPTH,
     DEFAULT_MODEL_ENGINES,
+    DEFAULT_MODEL_PV_PLIES,
     DEFAULT_MODEL_TABLE,
     DEFAULT_NEWEST_FIRST,
     DEFAULT_NODES,
@@ -390,7 +391,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             depth=args.depth,
             torus=args.torus,
             engines=args.engines,
-            pv_plies=args.pv_plies,
+            pv_plies=args.pv_plies or DEFAULT_MODEL_PV_PLIES,
             research=args.research,
             research_weights=_research_weights(args.research_weights),
             verify=args.verify,
@@ -1161,10 +1162,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pv-plies",
         type=_positive,
-        default=1,
+        default=None,
         metavar="P",
         help="model, with --engines: split the previous best's line down to ply P (the "
-        "recursive PV split; default 1, as the board files)",
+        f"recursive PV split; default {DEFAULT_MODEL_PV_PLIES}, the ULX3S board file's)",
     )
     p.add_argument(
         "--ticks",
@@ -1250,10 +1251,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pv-plies",
         type=_positive,
-        default=1,
+        default=DEFAULT_MODEL_PV_PLIES,
         metavar="P",
         help="rtl, model, with --engines: split the previous best's line down to ply P (the "
-        "recursive PV split; default 1, the node below it, as the board files)",
+        f"recursive PV split; default {DEFAULT_MODEL_PV_PLIES}, the ULX3S board file's; 1: the "
+        "node below it)",
     )
     _add_board_search_options(p, "rtl, model")
     add_variant(p)
@@ -1426,7 +1428,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
     elif args.command == "engine" and (
         args.engines != 1
-        or args.pv_plies != 1
+        or args.pv_plies is not None
         or args.move_table is not None
         or args.table_scores is not None
         or args.attack_cut is not None

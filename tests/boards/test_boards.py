@@ -223,7 +223,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             {
                 "max_depth": 8,
                 "engines": 6,
-                "pv_plies": 1,
+                "pv_plies": 4,
                 "move_table": 16384,
                 "shared_table": True,
                 "table_scores": True,
@@ -258,7 +258,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             {
                 "max_depth": 8,
                 "engines": 7,
-                "pv_plies": 1,
+                "pv_plies": 4,
                 "move_table": 2048,
                 "table_scores": True,
                 "attack_cut": True,
@@ -273,7 +273,7 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
             {
                 "max_depth": 8,
                 "engines": 7,
-                "pv_plies": 1,
+                "pv_plies": 4,
                 "move_table": 16384,
                 "shared_table": True,
                 "table_scores": True,

@@ -28,15 +28,16 @@ from .test_track_search import search
 
 TABLE = 64  # entries of every engine's table of best moves: most slots wanted by several nodes
 #: The tables checked (shared, with scores; the model's research flags: the attack cut and the
-#: newest-first order): the shared table with scores is the board file's, and the same with
-#: the cut and the newest-first order; every engine's own table and the shared one without
-#: scores (designs of their own) are checked in `make test-slow` (one engine's own table
+#: newest-first order): the shared table with scores, the cut and the newest-first order (the
+#: board file's; with its shapes and its split to ply 4 too, tests/hdl/test_parallel_board_file.py);
+#: every engine's own table, the shared one without scores and with scores but without the cut
+#: and the order (designs of their own) are checked in `make test-slow` (one engine's own table
 #: without scores is tests/hdl/test_track_search.py's ``table``).
 CUT_NEWEST = RESEARCH_CUT | RESEARCH_NEWEST
 TABLES = [
     pytest.param(False, False, 0, id="own", marks=pytest.mark.slow),
     pytest.param(True, False, 0, id="shared", marks=pytest.mark.slow),
-    pytest.param(True, True, 0, id="shared_scores"),
+    pytest.param(True, True, 0, id="shared_scores", marks=pytest.mark.slow),
     pytest.param(True, True, CUT_NEWEST, id="shared_scores_cut_newest"),
 ]
 

@@ -41,14 +41,14 @@ def test_sim_is_the_real_boards_player_by_default():
         ("max_depth", 3),
         ("move_table", 16384),
         ("newest_first", 1),
-        ("pv_plies", 1),
+        ("pv_plies", 4),
         ("shapes", 1),
         ("shared_table", 1),
         ("table_scores", 1),
     )
     assert (config.window, config.search_options) == (16, search)
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
-    one = {"engines": 1, "max_depth": 8, "pv_plies": 1, "move_table": 16384, "shared_table": 1}
+    one = {"engines": 1, "max_depth": 8, "pv_plies": 4, "move_table": 16384, "shared_table": 1}
     one |= {"table_scores": 1, "attack_cut": 1, "newest_first": 1, "shapes": 1}
     # (one engine splits nothing, and its table is its own)
     assert dict(simulated.config_from(args).search_options) == one
@@ -191,6 +191,7 @@ def test_the_real_board_parameters_are_the_board_files():
     assert spec.torus == (engine.DEFAULT_TORUS,) * 2
     assert board_search["max_depth"] == engine.DEFAULT_MODEL_DEPTH
     assert board_search["engines"] == engine.DEFAULT_MODEL_ENGINES
+    assert board_search["pv_plies"] == engine.DEFAULT_MODEL_PV_PLIES
     assert board_search["move_table"] == engine.DEFAULT_MODEL_TABLE
     assert board_search["table_scores"]  # (the chooser's default)
     assert board_search["attack_cut"] == engine.DEFAULT_ATTACK_CUT
