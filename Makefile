@@ -86,7 +86,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.clock_profile --move-table 16384 --table-scores
 	$(BIN)/python -m trax_fpga.sim.clock_profile --depth 8 --move-table 16384 --table-scores --attack-cut --newest-first
 	$(BIN)/python -m trax_fpga.boards.engine_area
-	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --move-table 16384 --shared-table --table-scores --attack-cut --newest-first
+	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --pv-plies 4 --move-table 16384 --shared-table --table-scores --attack-cut --newest-first
 	$(BIN)/python -m trax_fpga.boards.engine_area --shapes board
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 8
