@@ -41,6 +41,10 @@ if TYPE_CHECKING:
     from .trackeval import ShapeTable
 
 __all__ = [
+    "BOARD_CLOCK_HZ",
+    "BOARD_THINK_TIME",
+    "BOARD_TICKS",
+    "BOARD_TICK_CLOCKS",
     "DEFAULT_ATTACK_CUT",
     "DEFAULT_MODEL_DEPTH",
     "DEFAULT_MODEL_ENGINES",
@@ -53,6 +57,7 @@ __all__ = [
     "EngineSession",
     "ModelChooser",
     "MoveChooser",
+    "board_model",
 ]
 
 log = logging.getLogger("trax.engine")
@@ -82,6 +87,18 @@ DEFAULT_ATTACK_CUT = True
 DEFAULT_NEWEST_FIRST = True
 #: ... and its evaluation: the tracks' shapes, by the board files' table.
 DEFAULT_SHAPES = board_table()
+#: ... and its clock: it thinks 0.8 s a move at 25 MHz (``hdl.player.DEFAULT_THINK_TIME`` and
+#: boards/ulx3s_85f.py's clock; tests/sim/test_board_cli.py holds them equal). The model counts
+#: time in ticks (a node of each engine still searching), some 9.4 of the board's clocks a tick:
+#: the board file's 6 engines complete depth 5 in 231,383 clocks on the figures' 12 positions and
+#: in 24,592 ticks in the model (docs/parallel.md); one engine 904,234 clocks, 96,775 ticks. So
+#: the board's move is some 2,130,000 ticks.
+BOARD_THINK_TIME = 0.8
+BOARD_CLOCK_HZ = 25e6
+BOARD_TICK_CLOCKS = 9.4
+BOARD_TICKS = round(BOARD_THINK_TIME * BOARD_CLOCK_HZ / BOARD_TICK_CLOCKS)
+#: A node budget an engine that the board's clock always stops first.
+UNLIMITED_NODES = 10**9
 #: With a seed, the model's first plies vary among the moves whose track evaluation after the
 #: move is within this of the best one (the evaluation moves in steps of its near weight), and
 #: whose searched score after the move is within this of the best searched one's.
@@ -458,6 +475,22 @@ class ModelChooser:
         return (
             f"model, {self.nodes} nodes{ticks}, depth {self.depth}, {self.torus}x{self.torus} torus"
         )
+
+
+def board_model(seed: int | str | None = None) -> ModelChooser:
+    """The ULX3S board file's player through its model: its engines, split, table, search order
+    and evaluation (:class:`ModelChooser`'s defaults), stopped by its clock, :data:`BOARD_TICKS`
+    a move, with no node limit (as ``make kizuna-match`` plays it); ``seed`` varies its first
+    plies as :class:`ModelChooser`'s does (the board itself never varies).
+
+    Its search is the board's node for node; where it stops is the model's clock, which counts
+    ticks where the board counts clocks (:data:`BOARD_TICK_CLOCKS` a tick on average), so near
+    the end of a move's time the two may stop a few nodes apart and, rarely, choose differently.
+    The compiled model plays a move in some seconds here, where the simulated gateware takes
+    minutes at a real board's think time."""
+    return ModelChooser(
+        nodes=UNLIMITED_NODES, engines=DEFAULT_MODEL_ENGINES, ticks=BOARD_TICKS, seed=seed
+    )
 
 
 class EngineSession:

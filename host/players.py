@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from .engine import MoveChooser
+from .engine import ModelChooser, MoveChooser
 from .errors import TraxError
 from .notation import Move
 from .position import Position, Turn
@@ -75,9 +75,14 @@ def show_output(lines: list[bytes], limit: int = 120) -> str:
 
 
 class Player(abc.ABC):
-    """One side of a match. ``name`` labels it in logs; ``timed`` players get the time limit."""
+    """One side of a match. ``name`` labels it in logs; ``timed`` players get the time limit.
+    ``notice`` (None: none) says how the player compares with a real board, for a person about
+    to play it; ``last_search`` (None: none) the figures of its last answer's search (``depth``,
+    ``nodes``, ``clocks``: those it knows), which ``trax web`` shows."""
 
     timed = True
+    notice: str | None = None
+    last_search: dict | None = None
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -287,9 +292,12 @@ def _remaining(start: float, timeout: float | None) -> float | None:
 
 
 class EnginePlayer(Player):
-    """The reference engine in-process: the software search at the chooser's budget."""
+    """An engine in-process: the software search at the chooser's budget, or the board's
+    search through its model (a :class:`.engine.ModelChooser`)."""
 
-    def __init__(self, chooser: MoveChooser | None = None, name: str = "ref") -> None:
+    def __init__(
+        self, chooser: MoveChooser | ModelChooser | None = None, name: str = "ref"
+    ) -> None:
         super().__init__(name)
         self.chooser = chooser or MoveChooser()
         self.position = Position()
@@ -305,6 +313,7 @@ class EnginePlayer(Player):
             self.position.play(move)
         result = self.chooser.choose(self.position)
         self.position.play(result.move)
+        self.last_search = {"depth": result.depth, "nodes": result.nodes}
         return str(result.move)
 
 

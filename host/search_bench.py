@@ -38,6 +38,10 @@ import time
 from collections.abc import Callable
 
 from .engine import (
+    BOARD_CLOCK_HZ,
+    BOARD_THINK_TIME,
+    BOARD_TICK_CLOCKS,
+    BOARD_TICKS,
     DEFAULT_ATTACK_CUT,
     DEFAULT_MODEL_DEPTH,
     DEFAULT_MODEL_TABLE,
@@ -130,16 +134,6 @@ BOARD_RESEARCH = order_research(DEFAULT_ATTACK_CUT, DEFAULT_NEWEST_FIRST)
 #: files thought until the thirty-eighth session; 807,000 for the seven of the board file before
 #: the cut, 11.3 M nodes a second.
 BOARD_NODES = 1_560_000
-#: The board's clocks a tick of the split's model (one node of each engine still searching): the
-#: board file's 6 engines complete depth 5 in 231,383 clocks on the figures' 12 positions (README,
-#: ``track_bench``) and in 24,592 ticks in the model (docs/parallel.md): 9.41; one engine 904,234
-#: clocks and 96,775 ticks, 9.34.
-BOARD_TICK_CLOCKS = 9.4
-#: The board file's think time a move and clock (``hdl.player.DEFAULT_THINK_TIME`` and
-#: boards/ulx3s_85f.py's; tests/sim/test_board_cli.py holds them equal), and that time in ticks.
-BOARD_THINK_TIME = 0.8
-BOARD_CLOCK_HZ = 25e6
-BOARD_TICKS = round(BOARD_THINK_TIME * BOARD_CLOCK_HZ / BOARD_TICK_CLOCKS)
 #: The series of tests/data/kizuna_scores.tsv in which KizuNa played the board file's player
 #: without research options (twenty-third session).
 BOARD_SERIES = ("fm7-kizuna", "fm7-kizuna-first", "fm7-25M-kizuna", "fm7-kizuna75")

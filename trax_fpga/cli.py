@@ -23,6 +23,8 @@ from pathlib import Path
 
 from . import __version__
 from .host.engine import (
+    BOARD_THINK_TIME,
+    BOARD_TICKS,
     DEFAULT_ATTACK_CUT,
     DEFAULT_MODEL_DEPTH,
     DEFAULT_MODEL_ENGINES,
@@ -34,6 +36,7 @@ from .host.engine import (
     EngineSession,
     ModelChooser,
     MoveChooser,
+    board_model,
 )
 from .host.errors import TraxError
 from .host.gamelog import RESULTS, SeriesLog
@@ -600,7 +603,11 @@ class _AddPlayer(argparse.Action):
 STARTUP_TIMEOUT = 600.0
 #: The kind of player for a program that plays one game per process (started afresh each game).
 PER_GAME = "engine-per-game"
-PLAYER_KINDS = f"ref, human, engine:CMD, {PER_GAME}:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+PLAYER_KINDS = (
+    f"ref, model, human, engine:CMD, {PER_GAME}:CMD, port:DEV, tcp:HOST:PORT, listen:PORT"
+)
+#: A time limit an answer below which the ``model`` player cannot play: its moves take seconds.
+MODEL_TIME_LIMIT = 60.0
 #: The kinds of player that `trax match --concurrency` can start once for each pair.
 REPEATABLE_KINDS = ("ref", "engine", PER_GAME)
 #: The options of `trax match` that shape its games, recorded with a series (and their defaults).
@@ -627,6 +634,8 @@ def open_player(
     limit = getattr(args, "time_limit", 0) or 1.0
     if kind == "ref" and not value:
         return EnginePlayer(_chooser(args), name="ref")
+    if kind == "model" and not value:
+        return model_player()
     if kind == "human" and not value:
         return HumanPlayer()
     if kind in ("engine", PER_GAME) and value:
@@ -673,6 +682,27 @@ def open_player(
 
         return ProtocolPlayer(listen(), "tcp", settle=limit, restart=listen, startup=startup)
     raise TraxError(f"unknown player {spec!r} (expected one of: {PLAYER_KINDS})")
+
+
+def model_player() -> EnginePlayer:
+    """The ``model`` player: the ULX3S board file's player through its compiled model, at the
+    board's think time (:func:`.host.engine.board_model`); refused without a C compiler (the
+    Python model would take many minutes a move)."""
+    from .host.fastmodel import available
+
+    if not available():
+        raise TraxError(
+            "the model player needs the compiled model, and there is no C compiler here (cc, or "
+            "$CC) to build it"
+        )
+    player = EnginePlayer(board_model(), name="model")
+    player.notice = (
+        f"The model plays the ULX3S board file's search ({DEFAULT_MODEL_ENGINES} engines on a "
+        f"{DEFAULT_TORUS}x{DEFAULT_TORUS} torus, its table, order and evaluation), node for node "
+        f"the gateware's, for a real board's {BOARD_THINK_TIME:g} s a move ({BOARD_TICKS:,} ticks "
+        "of the model's clock): a real board's strength, in some seconds a move here."
+    )
+    return player
 
 
 def _program_name(command: str) -> str:
@@ -829,6 +859,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     options = _match_settings(args, recorded, str(log_dir))
     for key, value in options.items():
         setattr(args, key, value)
+    if "model" in specs and 0 < (args.time_limit or 0) < MODEL_TIME_LIMIT:
+        raise TraxError(
+            f"the model player takes seconds a move here (a real board's {BOARD_THINK_TIME:g} s "
+            "of search, simulated): give --time-limit 0 (none), or at least "
+            f"{MODEL_TIME_LIMIT:g}"
+        )
     series_log = None
     if log_dir != "":
         if log_dir is None:
@@ -928,9 +964,30 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return code
 
 
+def opponent_player(spec: str, port: str | None, args: argparse.Namespace) -> Player:
+    """The opponent of ``trax play`` and ``trax web``: ``board`` (a real one on ``port``, else
+    the simulated one), or any player of a match but a person. The simulated board and the
+    model think slower than a real board, so the answer time limit is lifted for them."""
+    if spec in ("board", "sim"):
+        return board_player(port, args.baud, args)
+    if port:
+        raise TraxError(f"--port is the board's: give it or --opponent {spec}, not both")
+    if spec == "human":
+        raise TraxError("the opponent is a program or a board, not 'human'")
+    player = open_player(spec, args)
+    if spec == "model":
+        print(f"trax: {player.notice}", file=sys.stderr)
+        if args.time_limit:
+            print("trax: no time limit for the model (it runs slower than a real board)",
+                  file=sys.stderr)  # fmt: skip
+            args.time_limit = 0
+    return player
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play the board at the terminal (a real board with --port, else the simulated one)."""
-    board = board_player(args.port, args.baud, args)
+    """Play the board at the terminal (a real board with --port, else the simulated one), or
+    another opponent (--opponent)."""
+    board = opponent_player(args.opponent, args.port, args)
     human = HumanPlayer(opponent=board.name)
     series_log = SeriesLog(args.log_dir, "human", board.name) if args.log_dir else None
     try:
@@ -967,13 +1024,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             raise TraxError(f"no match folder {args.watch} (trax match --log-dir DIR writes one)")
         session = WatchSession(args.watch)
     else:
-        spec = args.opponent
-        if spec in ("board", "sim"):
-            opponent = board_player(None, args.baud, args)
-        elif spec == "human":
-            raise TraxError("the opponent in the page is a program or a board, not 'human'")
-        else:
-            opponent = open_player(spec, args)
+        opponent = opponent_player(args.opponent, None, args)
         session = PlaySession(
             opponent,
             args.colour,
@@ -1347,6 +1398,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("play", cmd_play, "play the board at the terminal")
     p.add_argument("--port", default=None, help="the board's serial port (default: simulated)")
     p.add_argument(
+        "--opponent",
+        default="board",
+        metavar="PLAYER",
+        help="board (the board: simulated, or on --port; default), model (the board's search "
+        "through its compiled model, at a real board's think time: a real board's strength in "
+        "seconds a move), ref, engine:CMD, tcp:HOST:PORT",
+    )
+    p.add_argument(
         "--colour",
         "--color",
         type=_colour,
@@ -1367,8 +1426,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--opponent",
         default="board",
         metavar="PLAYER",
-        help="board (the simulated board, default), port:DEV (a real board), ref, engine:CMD, "
-        "tcp:HOST:PORT",
+        help="board (the simulated board, default), port:DEV (a real board), model (the "
+        "board's search through its compiled model, at a real board's think time), ref, "
+        "engine:CMD, tcp:HOST:PORT",
     )
     p.add_argument(
         "--colour",

@@ -9,6 +9,7 @@ import tty
 from pathlib import Path
 
 from trax_fpga.cli import main
+from trax_fpga.host import engine
 from trax_fpga.host.engine import EngineSession, MoveChooser
 from trax_fpga.host.gamelog import RESULTS, SETTINGS
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
@@ -214,6 +215,49 @@ def test_trax_play_falls_back_to_the_reference_engine(monkeypatch, capsys):
     assert "illegal move Z9+" in out or "invalid move" in out
     assert "you played @0+" in out and "ref played" in out
     assert "Game over: black wins, white lost by resign" in out
+
+
+def test_trax_play_against_the_board_file_model(monkeypatch, capsys):
+    """``--opponent model``: the board file's player through its compiled model (its engines,
+    table, order and evaluation), stopped by its clock; here a short one, to be quick."""
+    from trax_fpga.host import engine
+
+    monkeypatch.setattr(engine, "BOARD_TICKS", 3_000)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("@0+\nresign\n"))
+    assert main(["play", "--opponent", "model"]) == 0
+    out, err = capsys.readouterr()
+    assert "The model plays the ULX3S board file's search (6 engines" in err
+    assert "no time limit for the model" in err  # (the contest's 1 s is play's default)
+    expected = engine.ModelChooser(nodes=10**9, engines=6, ticks=3_000)
+    move = expected.choose(Position.from_moves(["@0+"])).move
+    assert f"model played {move}" in out
+    assert "Game over: black wins, white lost by resign" in out
+
+
+def test_the_model_player_answers_with_its_search_figures():
+    player = EnginePlayer(engine.board_model(), name="model")
+    player.chooser.ticks = 2_000
+    player.new_game(Colour.BLACK)
+    reply = player.answer("@0/", None)
+    assert Position.from_moves(["@0/"]).is_legal(reply)
+    assert player.last_search["depth"] >= 1 and player.last_search["nodes"] > 2_000
+
+
+def test_the_model_player_is_refused_where_it_cannot_play(monkeypatch, capsys):
+    # Its moves take seconds: a match with a time limit below a minute is refused at once.
+    assert main(["match", "model", "ref", "--time-limit", "1", "--log-dir", ""]) == 1
+    assert "give --time-limit 0" in capsys.readouterr().err
+    # --port names a real board: not beside another opponent.
+    assert main(["play", "--opponent", "model", "--port", "/dev/null"]) == 1
+    assert "--port is the board's" in capsys.readouterr().err
+    assert main(["play", "--opponent", "human"]) == 1
+    assert "not 'human'" in capsys.readouterr().err
+    # Without a C compiler the Python model would take many minutes a move.
+    from trax_fpga.host import fastmodel
+
+    monkeypatch.setattr(fastmodel, "available", lambda: False)
+    assert main(["match", "model", "ref", "--time-limit", "0", "--log-dir", ""]) == 1
+    assert "needs the compiled model" in capsys.readouterr().err
 
 
 TRAX = f"{sys.executable} -m trax_fpga.cli"

@@ -196,11 +196,11 @@ def test_the_real_board_parameters_are_the_board_files():
     assert board_search["table_scores"]  # (the chooser's default)
     assert board_search["attack_cut"] == engine.DEFAULT_ATTACK_CUT
     assert board_search["newest_first"] == engine.DEFAULT_NEWEST_FIRST
-    # And the benches' think time (search_bench think, research).
-    from trax_fpga.host import search_bench
-
-    assert search_bench.BOARD_THINK_TIME == DEFAULT_THINK_TIME
-    assert spec.design_hz == search_bench.BOARD_CLOCK_HZ
+    # And its think time and clock (the `model` player's, and the benches': search_bench
+    # think, research).
+    assert engine.BOARD_THINK_TIME == DEFAULT_THINK_TIME
+    assert spec.design_hz == engine.BOARD_CLOCK_HZ
+    assert engine.board_model().ticks == engine.BOARD_TICKS
 
 
 def test_sim_search_options_name_the_boards_options_too():
