@@ -705,13 +705,31 @@ def model_player() -> EnginePlayer:
     return player
 
 
+#: Programs that run another one (``nice -n -10 kizuna``), so that a player is named by what they
+#: run: each with its options that take a value, and its operands before the program.
+WRAPPERS = {
+    "nice": (("-n",), 0),
+    "env": ((), 0),
+    "stdbuf": ((), 0),
+    "taskset": ((), 1),
+    "timeout": (("-s", "-k"), 1),
+}
+
+
 def _program_name(command: str) -> str:
     """A short name for a program: its file name (``trax`` for ``trax engine ...``, the script's
-    for ``python script.py``)."""
+    for ``python script.py``, the program's for ``nice -n -10 program``)."""
     try:
         argv = shlex.split(command)
     except ValueError:
         argv = command.split()
+    while argv and Path(argv[0]).name in WRAPPERS:
+        name = Path(argv[0]).name
+        with_value, operands = WRAPPERS[name]
+        argv = argv[1:]
+        while argv and (argv[0].startswith("-") or (name == "env" and "=" in argv[0])):
+            argv = argv[2:] if argv[0] in with_value else argv[1:]
+        argv = argv[operands:]
     if not argv:
         return "engine"
     if Path(argv[0]).name.startswith("python") and len(argv) > 1 and argv[1].endswith(".py"):

@@ -184,6 +184,18 @@ def test_trax_match_runs_and_resumes_a_series(tmp_path, capsys):
     assert [line[:4] for line in results[2:]] == ["0001", "0002", "0003"]
 
 
+def test_a_program_is_named_by_what_it_runs():
+    """A player's name in tables and logs: the program's file, through the commands that run
+    another one (KizuNa matched at a raised priority was named "nice")."""
+    from trax_fpga.cli import _program_name
+
+    assert _program_name("nice -n -10 build/kizuna/out/release/kizuna_engine") == "kizuna_engine"
+    assert _program_name("nice -5 taskset -c 0 ./engine --x") == "engine"
+    assert _program_name("env A=1 python3 wrap.py k") == "wrap.py"
+    assert _program_name("timeout -s KILL 10 ./eng") == "eng"
+    assert _program_name("trax engine --nodes 30") == "trax"
+
+
 def test_trax_match_needs_two_known_players(capsys):
     assert main(["match", "ref", "--log-dir", ""]) == 1
     assert "a match needs two players, not 1" in capsys.readouterr().err
