@@ -459,11 +459,14 @@ class ModelChooser:
             return [move]
         best = max(score for score, _ in scored)
         static = [candidate for score, candidate in scored if score >= best - MODEL_VARIED_MARGIN]
+        # The searches share one move's budget: its nodes, and its clock where it has one (with
+        # nodes alone, a clock's unlimited nodes would make each a search without end).
         nodes = max(1, self.nodes // len(static))
+        ticks = None if self.ticks is None else max(1, self.ticks // len(static))
         near = searched_near(
             position,
             static,
-            lambda after: self._search(after, nodes, self.depth, self.research)[0].score,
+            lambda after: self._search(after, nodes, self.depth, self.research, ticks)[0].score,
             MODEL_VARIED_MARGIN,
             MATE_BOUND,
         )

@@ -327,6 +327,27 @@ def test_a_varied_move_is_near_equal_to_the_best_by_the_evaluation_and_by_a_sear
     assert checked == 80 and varied >= 2
 
 
+def test_a_varied_move_is_searched_within_the_clock_of_one_move(monkeypatch):
+    """With a clock (``ticks``, as the board's model plays: ``--ticks`` and no node limit), the
+    near moves' searches share the clock of one move, not only its nodes: with the nodes alone
+    each was a search to depth 8 without end (a seeded series of the forty-first session never
+    finished its first move)."""
+    chooser = ModelChooser(nodes=10**9, engines=2, ticks=4_000, seed=1)
+    budgets = []
+    search = ModelChooser._search
+
+    def spy(self, position, nodes, depth, research, ticks=None):
+        budgets.append((nodes, ticks))
+        return search(self, position, nodes, depth, research, ticks)
+
+    monkeypatch.setattr(ModelChooser, "_search", spy)
+    position = Position.from_moves(["@0+"])
+    assert position.is_legal(chooser.choose(position).move)
+    assert budgets[0] == (10**9, 4_000)  # the move's own search
+    near = budgets[1:]
+    assert len(near) >= 2 and all(ticks == 4_000 // len(near) for _, ticks in near)
+
+
 def test_a_varied_move_is_never_one_a_search_proves_lost():
     """The board file's player in the model, seeded, played @0+ B1\\ @1\\ D1\\ as black
     against KizuNa at 0.75 s (thirty-fifth session's series, seed 3001, game 12) and lost in
