@@ -1,5 +1,6 @@
 # trax-fpga: every target sets itself up; a fresh clone needs only Python 3.11 and make.
-#   make play        play the board (the simulated one when no PORT is given); WEB=1: in the browser
+#   make play        play the board (the simulated one when no PORT is given); WEB=1: in the browser;
+#                    OPPONENT=model: the board's search through its compiled model, a real board's strength
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles, clock profile, engine area)
@@ -17,6 +18,7 @@ BOARD  ?= ulx3s_85f
 TORUS  ?=
 TOP    ?=
 WEB    ?=
+OPPONENT ?=
 # The browser of the web page's test (tests/web): Debian's Chromium, installed by `make test`.
 CHROMIUM ?= /usr/bin/chromium
 
@@ -45,9 +47,9 @@ $(STAMP): pyproject.toml
 
 play: $(STAMP)
 ifeq ($(WEB),)
-	$(BIN)/trax play $(if $(PORT),--port $(PORT) --baud $(BAUD),)
+	$(BIN)/trax play $(if $(PORT),--port $(PORT) --baud $(BAUD),) $(if $(OPPONENT),--opponent $(OPPONENT),)
 else
-	$(BIN)/trax web $(if $(PORT),--opponent port:$(PORT) --baud $(BAUD),)
+	$(BIN)/trax web $(if $(PORT),--opponent port:$(PORT) --baud $(BAUD),$(if $(OPPONENT),--opponent $(OPPONENT),))
 endif
 
 # Chromium for the browser test: installed with apt-get when missing (as root, or with sudo);

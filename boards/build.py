@@ -303,9 +303,11 @@ def build(
     *,
     seed: int = 1,
     nextpnr_opts: str = "",
+    synth_opts: str = "",
 ) -> BuildReport:
     """Build ``top`` on ``spec`` (a C x R ``torus``) with the open tools into ``build_dir``; its
-    figures. ``nextpnr_opts`` are added to nextpnr's options (after the board file's own).
+    figures. ``nextpnr_opts`` and ``synth_opts`` are added to nextpnr's and Yosys's synthesis
+    command's options (after the board file's own).
     """
     if spec.plan_only:
         raise ValueError(f"board {spec.name} needs {spec.toolchain}: only --plan-only works")
@@ -313,6 +315,8 @@ def build(
     platform = spec.platform()
     family = _family(platform)
     overrides = dict(spec.overrides)
+    if synth_opts:
+        overrides["synth_opts"] = " ".join(filter(None, [overrides.get("synth_opts"), synth_opts]))
     overrides["nextpnr_opts"] = " ".join(
         filter(
             None,
@@ -449,6 +453,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
     )
+    parser.add_argument(
+        "--synth-opts",
+        default="",
+        help="more options of Yosys's synth_ecp5/synth_ice40, e.g. '-abc9'",
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -510,7 +519,12 @@ def main(argv: list[str] | None = None) -> int:
             for path in files:
                 print(f"  {path}")
             return 0
-        report = build(spec, top, torus, build_dir, seed=args.seed, nextpnr_opts=args.nextpnr_opts)
+        report = build(
+            *(spec, top, torus, build_dir),
+            seed=args.seed,
+            nextpnr_opts=args.nextpnr_opts,
+            synth_opts=args.synth_opts,
+        )
     except (ValueError, OSError, BuildFailedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
