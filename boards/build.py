@@ -287,10 +287,15 @@ def plan(
     top: str,
     torus: tuple[int, int],
     build_dir: Path,
+    synth_opts: str = "",
 ) -> list[Path]:
-    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written."""
+    """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written.
+    ``synth_opts``: as :func:`build`'s."""
     platform = spec.platform()
-    build_plan = platform.build(_top(spec, top, torus), name="top", do_build=False)
+    overrides = dict(spec.overrides)
+    if synth_opts:
+        overrides["synth_opts"] = " ".join(filter(None, [overrides.get("synth_opts"), synth_opts]))
+    build_plan = platform.build(_top(spec, top, torus), name="top", do_build=False, **overrides)
     build_plan.extract(build_dir)
     return sorted(build_dir / name for name in build_plan.files)
 
@@ -456,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--synth-opts",
         default="",
-        help="more options of Yosys's synth_ecp5/synth_ice40, e.g. '-abc9'",
+        help="more options of Yosys's synth_ecp5/synth_ice40, e.g. --synth-opts=-nowidelut",
     )
     args = parser.parse_args(argv)
 
@@ -514,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.think is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-think{args.think:g}")
         if args.plan_only or spec.plan_only:
-            files = plan(spec, top, torus, build_dir)
+            files = plan(spec, top, torus, build_dir, synth_opts=args.synth_opts)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")
             for path in files:
                 print(f"  {path}")

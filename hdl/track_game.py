@@ -65,7 +65,8 @@ class TrackGame(wiring.Component):
         (smaller: for the parts where the evaluation does not fit).
     engines : int
         Search engines, each with its own board (:class:`~.parallel_search.ParallelSearch`);
-        1 (the default) is the single :class:`~.track_search.TrackSearch`.
+        1 (the default) is the single :class:`~.track_search.TrackSearch`, or with
+        ``shared_table`` a :class:`~.parallel_search.ParallelSearch` of one engine.
     pv_plies : int
         With more than one engine: how deep the previous best's line is split (see
         :class:`~.parallel_search.ParallelSearch`; 1, the default, the node below it).
@@ -76,8 +77,11 @@ class TrackGame(wiring.Component):
         Every engine's table of best moves (its entries, a power of two; 0, the default:
         none; see :class:`~.track_search.TrackSearch`).
     shared_table : bool
-        With more than one engine and ``move_table``: one table for all of them (see
-        :class:`~.parallel_search.ParallelSearch`).
+        With ``move_table``: one table outside the engines, for all of them (see
+        :class:`~.parallel_search.ParallelSearch`), whose answers each engine registers on
+        arrival; with one engine too, so that no path runs from the table's read through the
+        search's decision into the board (a clock or two more a probe, the same search node for
+        node: the one-engine player with its own table failed its 25 MHz, 22.6 to 24.4 MHz).
     table_scores : bool
         With ``move_table``: the tables hold the nodes' values too, and settle nodes (see
         :class:`~.track_search.TrackSearch`).
@@ -162,7 +166,7 @@ class TrackGame(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        if self.engines == 1:
+        if self.engines == 1 and not self.shared_table:
             core = TrackSearch(
                 self.columns,
                 self.rows,

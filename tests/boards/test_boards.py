@@ -93,6 +93,13 @@ def test_open_board_build_plan_and_cli(tmp_path, capsys):
         main(["nosuchboard"])
 
 
+def test_synthesis_options_reach_yosys(tmp_path):
+    """``--synth-opts`` is added to the board file's own options of the synthesis command."""
+    argv = ["icebreaker", "--top", "track", "--torus", "8", "--plan-only"]
+    assert main([*argv, "--synth-opts=-noabc9", "--build-dir", str(tmp_path)]) == 0
+    assert "synth_ice40 -dff -noabc9 " in (tmp_path / "top.ys").read_text()
+
+
 def test_player_on_the_board_files_torus(tmp_path, monkeypatch, capsys):
     """The complete player is built on the board file's torus; ``--torus`` chooses another, which
     must be powers of two."""

@@ -457,6 +457,23 @@ def test_board_options_reach_every_engine():
         assert engine.board_options == {"serial_appends": True}
 
 
+def test_one_engine_with_a_shared_table_registers_its_answers():
+    """``TrackGame(engines=1, shared_table=True)`` is a ParallelSearch of one engine, whose
+    table's answers are registered on arrival (the one-engine ULX3S player with its own table,
+    read straight into the search's decision, failed its 25 MHz at 22.6 to 24.4 MHz, four
+    builds; as a ParallelSearch of one it routed at 32.6 MHz)."""
+    from trax_fpga.hdl.parallel_search import ParallelSearch
+    from trax_fpga.hdl.track_game import TrackGame
+    from trax_fpga.hdl.track_search import TrackSearch
+
+    for shared, kind in ((False, TrackSearch), (True, ParallelSearch)):
+        built = TrackGame(16, 16, move_table=64, shared_table=shared).elaborate(None)
+        built._MustUse__silence = True
+        core = built.submodules["core"]
+        core._MustUse__silence = True
+        assert type(core) is kind
+
+
 def test_board_option_from_the_command_line():
     from trax_fpga.hdl.track_board import board_option
 

@@ -50,7 +50,8 @@ def test_sim_is_the_real_boards_player_by_default():
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
     one = {"engines": 1, "max_depth": 8, "pv_plies": 4, "move_table": 16384, "shared_table": 1}
     one |= {"table_scores": 1, "attack_cut": 1, "newest_first": 1, "shapes": 1}
-    # (one engine splits nothing, and its table is its own)
+    # (one engine splits nothing; its table is outside it, its answers registered, as the board
+    # file's engines')
     assert dict(simulated.config_from(args).search_options) == one
 
 
