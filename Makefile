@@ -4,7 +4,7 @@
 #   make test        lint and all default tests (what CI runs)
 #   make test-slow   long runs: perft 6, full-game simulations
 #   make bench       speed figures (software perft, hardware cycles, clock profile, engine area)
-#   make bitstream BOARD=ulx3s_85f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
+#   make bitstream BOARD=ulx3s_85f|ulx3s_45f|ulx3s_25f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
 #   make kizuna-match [SEED=S] [NODES=N]  the board's search (its model) against KizuNa, 12 games
 
