@@ -1,16 +1,18 @@
 """ULX3S with an ECP5 LFE5U-45F (CABGA381): the 85F's board with about half its logic.
 
 =================  ==========================================================================
-player             the 85F's player (boards/ulx3s_85f.py) with 2 search engines (``engines``)
-                   sharing its table of 16,384 best moves and their values: a 64 x 64 torus,
-                   iterations up to 8 plies, the previous best's line split down to ply 4, the
-                   evaluation by the tracks' shapes, the attack cut and newest first. Its 108
-                   DP16KD hold the table (56) and two engines (22 each); three engines would need
-                   a table of 8,192 and some 89 % of the LUTs. Built at the forty-first session
-                   (``python -m trax_fpga.boards.build ulx3s_45f``, commit b7c8825's gateware):
-                   26138 of 43848 TRELLIS_COMB, 60%; 3960 FFs; 100 of 108 DP16KD; 30.6 MHz
-                   routed against the 25 MHz clock, met, bitstream; 1130 s beside another build
-                   and a match.
+player             the 85F's player (boards/ulx3s_85f.py) with 3 search engines (``engines``)
+                   sharing a table of 8,192 best moves and their values (``move_table``): a
+                   64 x 64 torus, iterations up to 8 plies, the previous best's line split down
+                   to ply 4, the evaluation by the tracks' shapes, the attack cut and newest
+                   first. Its 108 DP16KD hold three engines (22 each) and the table (28; 16,384
+                   would need 56, room for two engines only). Built at the forty-first session
+                   (``python -m trax_fpga.boards.build ulx3s_45f --engines 3 --move-table 8192
+                   --shared-table``, the board file's since; commit 37d1022's gateware): 39176 of
+                   43848 TRELLIS_COMB, 89%; 5693 FFs; 94 of 108 DP16KD; 30.9 MHz routed against
+                   the 25 MHz clock, met, bitstream; 1013 s beside a match. With 2 engines and the
+                   table of 16,384: 26138 TRELLIS_COMB, 60%; 3960 FFs; 100 of 108 DP16KD; 30.6
+                   MHz, met, bitstream; 1130 s.
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
@@ -32,5 +34,11 @@ BOARD = dataclasses.replace(
     title="ULX3S (ECP5 LFE5U-45F)",
     platform=ULX3S_45F_Platform,
     program="openFPGALoader -b ulx3s build/ulx3s_45f/top.bit",
-    player_options={"search_options": {**ULX3S_85F.player_options["search_options"], "engines": 2}},
+    player_options={
+        "search_options": {
+            **ULX3S_85F.player_options["search_options"],
+            "engines": 3,
+            "move_table": 8192,
+        }
+    },
 )
