@@ -3,7 +3,9 @@
 =================  ==========================================================================
 player             the complete player on one block-RAM board: a 32 x 32 torus (``torus``) with a
                    3-ply mate search (the evaluation's logic does not fit beside the board: with it,
-                   6792 of 5280 logic cells at commit e58bda6), on the board that trades clocks for
+                   6792 of 5280 logic cells at commit e58bda6; with it to 2 plies on the compact
+                   board, 6578 at the forty-first session, without ``-dff``, with which Yosys's
+                   ABC9 did not finish), on the board that trades clocks for
                    logic (``board_options``: ``COMPACT_OPTIONS`` of hdl/track_board.py: one
                    track-end write and one frontier append a clock, plain take-backs, no candidate
                    cache, four track-end banks, the plies' marks in block RAM, ...), synthesized
