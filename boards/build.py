@@ -282,6 +282,15 @@ def with_shapes(spec: BoardSpec, shapes) -> BoardSpec:
     return dataclasses.replace(spec, player_options=options)
 
 
+def _overrides(spec: BoardSpec, synth_opts: str) -> dict[str, str]:
+    """The board file's overrides of the toolchain's commands, with ``synth_opts`` added to its
+    own options of the synthesis command."""
+    overrides = dict(spec.overrides)
+    if synth_opts:
+        overrides["synth_opts"] = " ".join(filter(None, [overrides.get("synth_opts"), synth_opts]))
+    return overrides
+
+
 def plan(
     spec: BoardSpec,
     top: str,
@@ -292,9 +301,7 @@ def plan(
     """Extract the build plan of ``top`` on ``spec`` into ``build_dir``; the files written.
     ``synth_opts``: as :func:`build`'s."""
     platform = spec.platform()
-    overrides = dict(spec.overrides)
-    if synth_opts:
-        overrides["synth_opts"] = " ".join(filter(None, [overrides.get("synth_opts"), synth_opts]))
+    overrides = _overrides(spec, synth_opts)
     build_plan = platform.build(_top(spec, top, torus), name="top", do_build=False, **overrides)
     build_plan.extract(build_dir)
     return sorted(build_dir / name for name in build_plan.files)
@@ -319,9 +326,7 @@ def build(
     tool_environment()
     platform = spec.platform()
     family = _family(platform)
-    overrides = dict(spec.overrides)
-    if synth_opts:
-        overrides["synth_opts"] = " ".join(filter(None, [overrides.get("synth_opts"), synth_opts]))
+    overrides = _overrides(spec, synth_opts)
     overrides["nextpnr_opts"] = " ".join(
         filter(
             None,
