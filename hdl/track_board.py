@@ -96,7 +96,7 @@ __all__ = [
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 # Where a state that looks for a candidate goes next (``go_to``).
-_GO_CELL, _GO_MOVE, _GO_IDLE = 0, 1, 2
+_GO_CELL, _GO_MOVE, _GO_IDLE, _GO_PLACE = 0, 1, 2, 3
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 #: Relations of the directions a track's two ends leave their tiles in.
@@ -339,6 +339,7 @@ COMPACT_OPTIONS = {
     "marks_in_block_ram": True,
     "deferred_appends": True,
     "listed_in_hand": True,
+    "plain_leaf": True,
 }
 
 
@@ -480,6 +481,13 @@ class TrackBoard(wiring.Component):
         ``CANDIDATE``, ``NEXT`` and ``COMPACT`` read a frontier-list entry's cell as the cell in
         hand (one record, one set of its rules), which the board then no longer keeps after a
         turn; needs ``plain_undo``, which does not use it. No clock more.
+    plain_leaf : bool
+        A ply of one tile that ``UNDO_NEXT`` takes back and whose next candidate is the next
+        symbol at the same cell takes its four clocks (take-back, the neighbours' update, the
+        move, its neighbours), instead of having the new tile placed in the take-back's last
+        clock (the *leaf step*: the cell's record is the one read before the take-back, its
+        edges are read beside its neighbours, and the neighbours' update of the take-back is
+        left to the new tile's). Without the candidate cache or with ``plain_undo``, always.
 
     Members
     -------
@@ -566,6 +574,7 @@ class TrackBoard(wiring.Component):
         marks_in_block_ram: bool = False,
         deferred_appends: bool = False,
         listed_in_hand: bool = False,
+        plain_leaf: bool = False,
         position_key: bool = False,
         newest_first: bool = False,
     ):
@@ -596,6 +605,7 @@ class TrackBoard(wiring.Component):
         self.marks_in_block_ram = bool(marks_in_block_ram)
         self.deferred_appends = bool(deferred_appends)
         self.listed_in_hand = bool(listed_in_hand)
+        self.plain_leaf = bool(plain_leaf)
         if position_key and (columns > 64 or rows > 64):
             raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")
         self.position_key_kept = bool(position_key)
@@ -756,6 +766,20 @@ class TrackBoard(wiring.Component):
             for bank in range(4):
                 with m.Case(bank):
                     m.d.comb += record.eq(cell_rd[bank].data)
+        # The leaf step (``plain_leaf`` off): in the take-back's last clock of a one-tile ply
+        # (UNDO_NEIGHBOURS, ``leaf_state``), the next symbol of the same cell may be placed. The
+        # cell's bank then gives a neighbour's record, so the cell's own comes from a register,
+        # kept when the tile was taken back (an occupied cell's record does not change: only an
+        # empty cell's sides are updated), and its symbol from the candidate found then.
+        leaf_enabled = not (self.reread_candidates or self.plain_undo or self.plain_leaf)
+        leaf_ready = Signal()  # the last clock took back a one-tile ply at the cached cell
+        leaf_record = Signal(cell)
+        leaf_state = Signal()  # UNDO_NEIGHBOURS after such a take-back
+        leaf_symbol = Signal(Symbol)  # the candidate found in it, whether it is played or not
+        if leaf_enabled:
+            m.d.sync += leaf_ready.eq(0)
+            with m.If(leaf_state):
+                m.d.comb += record.eq(leaf_record)
         own_edges = [data.View(edge, side_edge(qx, qy, d)) for d in range(4)]
         own_ends = [
             data.View(end_layout, Cat(side_edge(qx, qy, d), Const(d in (EAST, SOUTH), 1)))
@@ -827,7 +851,9 @@ class TrackBoard(wiring.Component):
         # The tile to place: the move's variant (state MOVE) or the forced tile (state FORCE).
         symbol = Signal(Symbol)
         tile = Signal(4)
-        white_first, black_first, move_tile = placement(m, fit, symbol, self.box.empty)
+        place_symbol = Signal(Symbol)
+        m.d.comb += place_symbol.eq(Mux(leaf_state, leaf_symbol, symbol))
+        white_first, black_first, move_tile = placement(m, fit, place_symbol, self.box.empty)
         forced_tile = Cat(rules["tile"])
 
         # --- the box of the turn and its outer edges -------------------------------------------
@@ -1350,20 +1376,30 @@ class TrackBoard(wiring.Component):
                 known.eq(Mux(undoing, rec.known & ~facing, rec.known | facing)),
                 white.eq(Mux(undoing | ~placed_there, rec.white & ~facing, rec.white | facing)),
             ]
-            before = cell_rules(list(rec.known), list(rec.white))
+            if leaf_enabled:
+                # Before the tile, our side of the cell is unknown: after the leaf step it still
+                # shows the tile taken back in the same clock (its update was left to this one).
+                before_known, before_white = rec.known & ~facing, rec.white & ~facing
+            else:
+                before_known, before_white = rec.known, rec.white
+            before = cell_rules(list(before_known), list(before_white))
             after = cell_rules(list(known), list(white))
             fresh = created & ~undoing
             forced_here.append(Mux(fresh & after["forced"] & ~before["forced"], side, 0))
-            frontier_here.append(Mux(fresh & (rec.known == 0), side, 0))
+            frontier_here.append(Mux(fresh & (before_known == 0), side, 0))
             kills_here.append(Mux(fresh & after["dead"], side, 0))
             # The cell in hand (its tile placed or taken back) wins over a neighbour's update
             # (in UNDO_CHAIN, the tile taken back is a neighbour, but one with a tile).
             mine = write_q & (q_bank == bank)
+            # (The leaf step writes the cell in hand where it lies, with the record kept.)
+            own = data.View(cell, Mux(leaf_state, leaf_record, rec))
             m.d.comb += [
                 cell_wr[bank].en.eq(mine | (update_neighbours & created)),
-                cell_wr[bank].addr.eq(read_at[bank]),
+                cell_wr[bank].addr.eq(
+                    Mux(mine & leaf_state, cell_address(qx, qy, c), read_at[bank])
+                ),
                 cell_wr[bank].data.eq(
-                    Mux(mine, Cat(q_tile, rec.known, rec.white), Cat(Const(0, 4), known, white))
+                    Mux(mine, Cat(q_tile, own.known, own.white), Cat(Const(0, 4), known, white))
                 ),
             ]
         m.d.comb += [
@@ -1672,7 +1708,7 @@ class TrackBoard(wiring.Component):
         # UNDO_NEXT's ``proceed``, which the search settles late; the reads it may need are
         # issued whatever it decides. The states follow ``go_to``; the logic, after the FSM,
         # writes its registers last, so they win over the states'.
-        go_to = Signal(2)  # where the state goes next: CAND_CELL, MOVE or IDLE
+        go_to = Signal(2)  # where the state goes next: CAND_CELL, MOVE, IDLE or (leaf) NEIGHBOURS
         going_on = Signal()  # a state that may go on with NEXT's candidates (its inputs:)
         resume_limit = Signal.like(f_len)  # the frontier's length after this clock,
         resume_level = Signal.like(self.ply)  # the board's ply after it,
@@ -1685,6 +1721,8 @@ class TrackBoard(wiring.Component):
             with m.Switch(go_to):
                 with m.Case(_GO_MOVE):
                     m.next = "MOVE"
+                with m.Case(_GO_PLACE):  # the leaf step: the tile is placed in this clock
+                    m.next = "NEIGHBOURS"
                 with m.Case(_GO_IDLE):
                     m.next = "IDLE"
                 with m.Default():
@@ -1838,8 +1876,12 @@ class TrackBoard(wiring.Component):
                 # Right after a ply, an UNDO may take its last tile back at once and the one
                 # before it in the next clock: that one's edges are read now, whatever comes.
                 may_chain(log_sp - 1, last.log)
+                one_tile = log_sp - 1 == last.log  # the ply in hand placed one tile
                 with m.If(prefetched):
                     read_cell_edges(nxt.x, nxt.y)
+                    if leaf_enabled:  # no chain: the tile's own edges, for the leaf step
+                        with m.If(one_tile):
+                            read_cell_edges(qx, qy)
                 with m.If(self.start):
                     m.d.sync += [
                         self.busy.eq(1),
@@ -1933,6 +1975,16 @@ class TrackBoard(wiring.Component):
                                     take_back_tile()
                                     # The log's entry out is the one the turn's end read.
                                     chain_undo()
+                                    if leaf_enabled:
+                                        at_cache = c_valid & (c_x == qx) & (c_y == qy)
+                                        m.d.sync += [
+                                            leaf_ready.eq(
+                                                one_tile
+                                                & at_cache
+                                                & (self.op == TrackOp.UNDO_NEXT)
+                                            ),
+                                            leaf_record.eq(record),
+                                        ]
                                 with m.Else():
                                     read_cell_edges(qx, qy)
                                     m.next = "UNDO_TILE"
@@ -2099,7 +2151,7 @@ class TrackBoard(wiring.Component):
                     read_cell_edges(qx, qy)
                     m.next = "UNDO_TILE"
             with m.State("UNDO_NEIGHBOURS"):
-                m.d.comb += update_neighbours.eq(1)
+                m.d.comb += [update_neighbours.eq(1), leaf_state.eq(leaf_ready)]
                 with m.If((log_sp == turn_mark) & writes_done_now):
                     end_undo()
                 with m.Elif(log_sp == turn_mark):
@@ -2214,14 +2266,17 @@ class TrackBoard(wiring.Component):
         ]
         with m.If(in_fit | (going_on & cached)):  # the box it would grow (``pend``, if played)
             m.d.comb += [move_x.eq(fit_x), move_y.eq(fit_y)]
+        # The first symbol that fits it from ``fit_first`` on (made whatever is decided: the leaf
+        # step places it in the clock the search's ``proceed`` settles).
+        hit = Signal(Symbol)
+        any_hit = Signal()
+        skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
+        for s in reversed(range(3)):
+            passed = skip_here & (n_skip.symbol.as_value() == s)
+            with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
+                m.d.comb += [hit.eq(s), any_hit.eq(1)]
+        m.d.comb += leaf_symbol.eq(hit)
         with m.If(fit):
-            hit = Signal(Symbol)
-            any_hit = Signal()
-            skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
-            for s in reversed(range(3)):
-                passed = skip_here & (n_skip.symbol.as_value() == s)
-                with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
-                    m.d.comb += [hit.eq(s), any_hit.eq(1)]
             with m.If(any_hit):
                 last_symbol = hit == Symbol.BACKSLASH
                 after = Signal(cursor_layout(c, r))
@@ -2256,6 +2311,9 @@ class TrackBoard(wiring.Component):
                     # decision (which may wait for the search's ``proceed``).
                     m.d.sync += [qx.eq(fit_x), qy.eq(fit_y)]
                     m.d.comb += go_to.eq(_GO_MOVE)
+                    if leaf_enabled:
+                        with m.If(leaf_state):  # the leaf step: the tile is placed now
+                            m.d.comb += go_to.eq(_GO_PLACE)
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.d.comb += go_to.eq(_GO_IDLE)
@@ -2266,4 +2324,34 @@ class TrackBoard(wiring.Component):
             with m.Elif(in_fit):  # the next entry (NEXT going on read it already)
                 m.d.sync += f_symbol.eq(0)
                 read_frontier(fit_index + 1, fit_limit)
+
+        # The leaf step: the next symbol of the one-tile ply just taken back goes at the same
+        # cell in this clock, as MOVE would place it (the checks MOVE makes held for the tile
+        # taken back, in the same box and the same record). Its ply's mark is the one already
+        # written (the same position); the neighbours' update of the take-back is the new
+        # tile's in NEIGHBOURS (``before_known``).
+        if leaf_enabled:
+            with m.If(go_to == _GO_PLACE):
+                m.d.comb += [
+                    tile.eq(move_tile),
+                    load_writes.eq(1),
+                    count_place.eq(1),
+                    update_neighbours.eq(0),
+                    write_q.eq(1),
+                    q_tile.eq(move_tile),
+                    log_wr.en.eq(1),
+                    log_wr.addr.eq(log_sp),
+                    log_wr.data.eq(Cat(qx, qy)),
+                ]
+                m.d.sync += [
+                    log_sp.eq(log_sp + 1),
+                    placed.eq(move_tile),
+                    placed_known.eq(record.known),
+                    self.tiles.eq(1),
+                    self.white_loop.eq(loops[1]),
+                    self.black_loop.eq(loops[0]),
+                    self.white_line.eq(lines[1]),
+                    self.black_line.eq(lines[0]),
+                ]
+                read_neighbours()
         return m

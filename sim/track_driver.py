@@ -66,6 +66,7 @@ class TrackBoardSim:
             backend = VerilatorSim(self.component)
         self.backend: Backend = backend
         self.backend.set("start", 0)
+        self.last_cycles = 0  # the clocks the last command took
 
     def __enter__(self) -> TrackBoardSim:
         return self
@@ -77,7 +78,11 @@ class TrackBoardSim:
         self.backend.close()
 
     def _run(self, op: TrackOp, **inputs) -> int:
-        """Start ``op``; the clocks until ``done``."""
+        """Start ``op``; the clocks until ``done`` (kept in :attr:`last_cycles`)."""
+        self.last_cycles = self._clocks(op, inputs)
+        return self.last_cycles
+
+    def _clocks(self, op: TrackOp, inputs: dict) -> int:
         backend = self.backend
         backend.set("op", op.value)
         for name, value in inputs.items():

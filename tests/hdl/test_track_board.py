@@ -320,6 +320,70 @@ def test_next_passes_over_an_illegal_first_candidate(board16):
     assert board16.ply == 0
 
 
+def horizon_sweep(board, order: TrackOrder) -> list[tuple]:
+    """Every legal move of the position played and taken back as a search's horizon does it
+    (``NEXT``, then ``UNDO_NEXT`` on from each): per move, what the board says after it (the
+    move, its wins, its counts) and the clocks it took."""
+    seen = []
+    found = board.step()
+    while found is not None:
+        move = (found.x, found.y, found.symbol.value)
+        seen.append((move, board.wins, board.features(), board.last_cycles))
+        found = board.step(found.next_index, found.next_symbol, undo=True)
+    assert board.ply == 0
+    return seen
+
+
+def model_after(order: TrackOrder, move: tuple) -> tuple:
+    """The model's counts after ``move`` (torus x, y, symbol), and whether it won the game."""
+    x, y, s = move
+    cell = next(c for _, c, _ in order.candidates() if (c[0] % 16, c[1] % 16) == (x, y))
+    order.play(order.position.move_at(cell, SYMBOLS[s]))
+    features = model_features(order.position, 16, 16)
+    over = order.position.outcome is not None
+    order.pop()
+    return features, over
+
+
+def test_the_leaf_step_saves_a_clock_and_changes_nothing():
+    """The leaf step (a one-tile ply's next symbol at the same cell placed in the take-back's
+    last clock): over every legal move of seeded random positions, played and taken back as a
+    search's horizon does, the board with it and without it (``plain_leaf``) play the model's
+    legal moves in its order with the model's counts and wins; the leaf step saves a clock at
+    each move that follows a one-tile move at the same cell, and costs none anywhere."""
+    rng = random.Random(4242)
+    leaf_board = TrackBoardSim((16, 16), "verilator", plies=8)
+    plain_board = TrackBoardSim((16, 16), "verilator", plies=8, options={"plain_leaf": True})
+    saved = moves_seen = 0
+    with leaf_board, plain_board:
+        for _ in range(12):
+            moves = random_game(rng, rng.randrange(1, 30), 16, 16)
+            order = TrackOrder()
+            for board in (leaf_board, plain_board):
+                board.new_game()
+            for move in moves:
+                for board in (leaf_board, plain_board):
+                    board.play(move)
+                order.play(move)
+            if order.position.is_over:
+                continue
+            legal = legal_candidates(order, model_candidates(order, 16, 16, False))
+            with_step = horizon_sweep(leaf_board, order)
+            without = horizon_sweep(plain_board, order)
+            assert [seen[0] for seen in with_step] == legal == [seen[0] for seen in without]
+            for (move, wins, features, clocks), (_, wins_0, features_0, clocks_0) in zip(
+                with_step, without, strict=True
+            ):
+                want_features, over = model_after(order, move)
+                assert features == features_0 == want_features, (moves, move)
+                assert wins == wins_0 and any(wins) == over, (moves, move)
+                assert clocks in (clocks_0, clocks_0 - 1), (moves, move)
+                saved += clocks_0 - clocks
+            moves_seen += len(legal)
+    assert moves_seen > 100
+    assert saved > moves_seen // 4  # most moves follow another symbol of their cell
+
+
 @pytest.mark.parametrize("options", list(BOARD_OPTIONS))
 def test_plies_beyond_the_stack_are_refused(options):
     with TrackBoardSim((8, 8), plies=2, options=BOARD_OPTIONS[options]) as board:
