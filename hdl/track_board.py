@@ -851,8 +851,10 @@ class TrackBoard(wiring.Component):
         # The tile to place: the move's variant (state MOVE) or the forced tile (state FORCE).
         symbol = Signal(Symbol)
         tile = Signal(4)
-        place_symbol = Signal(Symbol)
-        m.d.comb += place_symbol.eq(Mux(leaf_state, leaf_symbol, symbol))
+        place_symbol = symbol
+        if leaf_enabled:
+            place_symbol = Signal(Symbol)
+            m.d.comb += place_symbol.eq(Mux(leaf_state, leaf_symbol, symbol))
         white_first, black_first, move_tile = placement(m, fit, place_symbol, self.box.empty)
         forced_tile = Cat(rules["tile"])
 
@@ -1391,13 +1393,13 @@ class TrackBoard(wiring.Component):
             # The cell in hand (its tile placed or taken back) wins over a neighbour's update
             # (in UNDO_CHAIN, the tile taken back is a neighbour, but one with a tile).
             mine = write_q & (q_bank == bank)
-            # (The leaf step writes the cell in hand where it lies, with the record kept.)
-            own = data.View(cell, Mux(leaf_state, leaf_record, rec))
+            own, at = rec, read_at[bank]
+            if leaf_enabled:  # the leaf step writes the cell in hand where it lies, as kept
+                own = data.View(cell, Mux(leaf_state, leaf_record, rec))
+                at = Mux(mine & leaf_state, cell_address(qx, qy, c), read_at[bank])
             m.d.comb += [
                 cell_wr[bank].en.eq(mine | (update_neighbours & created)),
-                cell_wr[bank].addr.eq(
-                    Mux(mine & leaf_state, cell_address(qx, qy, c), read_at[bank])
-                ),
+                cell_wr[bank].addr.eq(at),
                 cell_wr[bank].data.eq(
                     Mux(mine, Cat(q_tile, own.known, own.white), Cat(Const(0, 4), known, white))
                 ),
@@ -1721,8 +1723,9 @@ class TrackBoard(wiring.Component):
             with m.Switch(go_to):
                 with m.Case(_GO_MOVE):
                     m.next = "MOVE"
-                with m.Case(_GO_PLACE):  # the leaf step: the tile is placed in this clock
-                    m.next = "NEIGHBOURS"
+                if leaf_enabled:
+                    with m.Case(_GO_PLACE):  # the leaf step: the tile is placed in this clock
+                        m.next = "NEIGHBOURS"
                 with m.Case(_GO_IDLE):
                     m.next = "IDLE"
                 with m.Default():
@@ -1979,9 +1982,7 @@ class TrackBoard(wiring.Component):
                                         at_cache = c_valid & (c_x == qx) & (c_y == qy)
                                         m.d.sync += [
                                             leaf_ready.eq(
-                                                one_tile
-                                                & at_cache
-                                                & (self.op == TrackOp.UNDO_NEXT)
+                                                one_tile & at_cache & (self.op == TrackOp.UNDO_NEXT)
                                             ),
                                             leaf_record.eq(record),
                                         ]
@@ -2266,17 +2267,24 @@ class TrackBoard(wiring.Component):
         ]
         with m.If(in_fit | (going_on & cached)):  # the box it would grow (``pend``, if played)
             m.d.comb += [move_x.eq(fit_x), move_y.eq(fit_y)]
-        # The first symbol that fits it from ``fit_first`` on (made whatever is decided: the leaf
-        # step places it in the clock the search's ``proceed`` settles).
+        # The first symbol that fits it from ``fit_first`` on (with the leaf step, made whatever
+        # is decided: the step places it in the clock the search's ``proceed`` settles).
         hit = Signal(Symbol)
         any_hit = Signal()
-        skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
-        for s in reversed(range(3)):
-            passed = skip_here & (n_skip.symbol.as_value() == s)
-            with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
-                m.d.comb += [hit.eq(s), any_hit.eq(1)]
-        m.d.comb += leaf_symbol.eq(hit)
+
+        def first_hit():
+            skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
+            for s in reversed(range(3)):
+                passed = skip_here & (n_skip.symbol.as_value() == s)
+                with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
+                    m.d.comb += [hit.eq(s), any_hit.eq(1)]
+
+        if leaf_enabled:
+            first_hit()
+            m.d.comb += leaf_symbol.eq(hit)
         with m.If(fit):
+            if not leaf_enabled:
+                first_hit()
             with m.If(any_hit):
                 last_symbol = hit == Symbol.BACKSLASH
                 after = Signal(cursor_layout(c, r))
