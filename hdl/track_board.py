@@ -1640,33 +1640,41 @@ class TrackBoard(wiring.Component):
         def finish(verdict):
             m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
 
-        def place(tile_value):
+        def place(tile_value, *, leaf=False):
             """The decision clock of a tile: write it, its track ends, the log; read its
             neighbours. A ply's mark (what UNDO restores) is written with every tile, into the
-            slot above the stack, which only a legal end of the turn makes the top."""
+            slot above the stack, which only a legal end of the turn makes the top. With
+            ``leaf`` (the leaf step), the turn's first tile in the clock the turn begins: its
+            mark is the one already written (the same position's), and it is the turn's first."""
             m.d.comb += [tile.eq(tile_value), load_writes.eq(1), count_place.eq(1)]
-            m.d.comb += [
-                marks_wr.en.eq(is_ply),
-                marks_wr.addr.eq(self.ply),
-                marks_wr.data.log.eq(turn_mark),
-                marks_wr.data.frontier.eq(turn_f_mark),
-                marks_wr.data.box_x.eq(self.box.x),
-                marks_wr.data.box_y.eq(self.box.y),
-                marks_wr.data.box_w.eq(self.box.w),
-                marks_wr.data.box_h.eq(self.box.h),
-                marks_wr.data.empty.eq(self.box.empty),
-            ]
+            if not leaf:
+                m.d.comb += [
+                    marks_wr.en.eq(is_ply),
+                    marks_wr.addr.eq(self.ply),
+                    marks_wr.data.log.eq(turn_mark),
+                    marks_wr.data.frontier.eq(turn_f_mark),
+                    marks_wr.data.box_x.eq(self.box.x),
+                    marks_wr.data.box_y.eq(self.box.y),
+                    marks_wr.data.box_w.eq(self.box.w),
+                    marks_wr.data.box_h.eq(self.box.h),
+                    marks_wr.data.empty.eq(self.box.empty),
+                ]
             m.d.comb += [write_q.eq(1), q_tile.eq(tile_value)]
             m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
+            before = (
+                [Const(0, 1)] * 4
+                if leaf
+                else [self.white_loop, self.black_loop, self.white_line, self.black_line]
+            )
             m.d.sync += [
                 log_sp.eq(log_sp + 1),
                 placed.eq(tile_value),
                 placed_known.eq(record.known),
-                self.tiles.eq(self.tiles + 1),
-                self.white_loop.eq(self.white_loop | loops[1]),
-                self.black_loop.eq(self.black_loop | loops[0]),
-                self.white_line.eq(self.white_line | lines[1]),
-                self.black_line.eq(self.black_line | lines[0]),
+                self.tiles.eq(1 if leaf else self.tiles + 1),
+                self.white_loop.eq(before[0] | loops[1]),
+                self.black_loop.eq(before[1] | loops[0]),
+                self.white_line.eq(before[2] | lines[1]),
+                self.black_line.eq(before[3] | lines[0]),
             ]
             read_neighbours()
 
@@ -2340,26 +2348,6 @@ class TrackBoard(wiring.Component):
         # tile's in NEIGHBOURS (``before_known``).
         if leaf_enabled:
             with m.If(go_to == _GO_PLACE):
-                m.d.comb += [
-                    tile.eq(move_tile),
-                    load_writes.eq(1),
-                    count_place.eq(1),
-                    update_neighbours.eq(0),
-                    write_q.eq(1),
-                    q_tile.eq(move_tile),
-                    log_wr.en.eq(1),
-                    log_wr.addr.eq(log_sp),
-                    log_wr.data.eq(Cat(qx, qy)),
-                ]
-                m.d.sync += [
-                    log_sp.eq(log_sp + 1),
-                    placed.eq(move_tile),
-                    placed_known.eq(record.known),
-                    self.tiles.eq(1),
-                    self.white_loop.eq(loops[1]),
-                    self.black_loop.eq(loops[0]),
-                    self.white_line.eq(lines[1]),
-                    self.black_line.eq(lines[0]),
-                ]
-                read_neighbours()
+                m.d.comb += update_neighbours.eq(0)
+                place(move_tile, leaf=True)
         return m
