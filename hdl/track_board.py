@@ -96,7 +96,7 @@ __all__ = [
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 # Where a state that looks for a candidate goes next (``go_to``).
-_GO_CELL, _GO_MOVE, _GO_IDLE, _GO_PLACE = 0, 1, 2, 3
+_GO_CELL, _GO_MOVE, _GO_IDLE, _GO_PLACE, _GO_FIT = 0, 1, 2, 3, 4
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 #: Relations of the directions a track's two ends leave their tiles in.
@@ -340,6 +340,7 @@ COMPACT_OPTIONS = {
     "deferred_appends": True,
     "listed_in_hand": True,
     "plain_leaf": True,
+    "plain_next_entry": True,
 }
 
 
@@ -488,6 +489,13 @@ class TrackBoard(wiring.Component):
         clock (the *leaf step*: the cell's record is the one read before the take-back, its
         edges are read beside its neighbours, and the neighbours' update of the take-back is
         left to the new tile's). Without the candidate cache or with ``plain_undo``, always.
+    plain_next_entry : bool
+        ``NEXT`` going on past the cached cell (its fitting symbols all tried) reads the
+        frontier list's next entry and then that entry's cell (``CAND_CELL``, a clock), instead
+        of reading the cell at once from the entry read ahead when the cache was filled (the
+        *next-entry step*: the entry after the cached one, read in ``CAND_FIT``'s clock and
+        kept, is the same whenever the board is back at that ply). Without the candidate cache
+        or with ``listed_in_hand``, always.
 
     Members
     -------
@@ -575,6 +583,7 @@ class TrackBoard(wiring.Component):
         deferred_appends: bool = False,
         listed_in_hand: bool = False,
         plain_leaf: bool = False,
+        plain_next_entry: bool = False,
         position_key: bool = False,
         newest_first: bool = False,
     ):
@@ -606,6 +615,7 @@ class TrackBoard(wiring.Component):
         self.deferred_appends = bool(deferred_appends)
         self.listed_in_hand = bool(listed_in_hand)
         self.plain_leaf = bool(plain_leaf)
+        self.plain_next_entry = bool(plain_next_entry)
         if position_key and (columns > 64 or rows > 64):
             raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")
         self.position_key_kept = bool(position_key)
@@ -1626,6 +1636,21 @@ class TrackBoard(wiring.Component):
         c_index = Signal.like(f_len)
         c_x, c_y = Signal(cx), Signal(ry)
         c_fits = Signal(3)
+        # The next-entry step (``plain_next_entry`` off): the frontier entry after the cached
+        # one, read in CAND_FIT's clock (its place made in the same position) and kept in the
+        # next, so that NEXT going on past the cached cell after a take-back reads that entry's
+        # cell at once and goes to CAND_FIT.
+        ahead_enabled = cached and not (self.plain_next_entry or self.listed_in_hand)
+        a_x, a_y = Signal(cx), Signal(ry)  # the entry's cell
+        a_load = Signal()  # the entry read in the last clock is out now
+        a_odd = Signal()  # its place is odd (the frontier list's second bank)
+        if ahead_enabled:
+            m.d.sync += a_load.eq(0)
+            with m.If(a_load):
+                ahead_entry = front_rd[0].data
+                if front_banks == 2:
+                    ahead_entry = data.View(point, Mux(a_odd, front_rd[1].data, front_rd[0].data))
+                m.d.sync += [a_x.eq(ahead_entry.x), a_y.eq(ahead_entry.y)]
 
         m.d.sync += self.done.eq(0)
 
@@ -1718,11 +1743,13 @@ class TrackBoard(wiring.Component):
         # UNDO_NEXT's ``proceed``, which the search settles late; the reads it may need are
         # issued whatever it decides. The states follow ``go_to``; the logic, after the FSM,
         # writes its registers last, so they win over the states'.
-        go_to = Signal(2)  # where the state goes next: CAND_CELL, MOVE, IDLE or (leaf) NEIGHBOURS
+        # where the state goes next: CAND_CELL, MOVE, IDLE, (leaf) NEIGHBOURS or (ahead) CAND_FIT
+        go_to = Signal(range(_GO_FIT + 1) if ahead_enabled else 2)
         going_on = Signal()  # a state that may go on with NEXT's candidates (its inputs:)
         resume_limit = Signal.like(f_len)  # the frontier's length after this clock,
         resume_level = Signal.like(self.ply)  # the board's ply after it,
         resume_restored = Signal()  # the box is being restored from the marks in this clock
+        resume_undone = Signal()  # a take-back ends in this clock (no other cell read in it)
         resume = Signal()  # NEXT goes on in this clock
         fit = Signal()  # a listed cell is looked at in this clock
 
@@ -1736,6 +1763,9 @@ class TrackBoard(wiring.Component):
                         m.next = "NEIGHBOURS"
                 with m.Case(_GO_IDLE):
                     m.next = "IDLE"
+                if ahead_enabled:
+                    with m.Case(_GO_FIT):  # the next-entry step: its cell is being read
+                        m.next = "CAND_FIT"
                 with m.Default():
                     m.next = "CAND_CELL"
 
@@ -1771,6 +1801,8 @@ class TrackBoard(wiring.Component):
             # NEXT goes on (if it does) in the position before the ply, or (an illegal turn)
             # in the one the turn started from.
             may_go_on(turn_f_mark, Mux(dead, self.ply, self.ply - 1), restored=~dead)
+            if ahead_enabled:
+                m.d.comb += resume_undone.eq(1)
             m.d.sync += [undoing.eq(0), f_len.eq(turn_f_mark)]
             with m.If(dead):
                 m.d.sync += self.tiles.eq(0)
@@ -2195,6 +2227,11 @@ class TrackBoard(wiring.Component):
                         c_fits.eq(f_fits),
                     ]
                 m.d.comb += fit.eq(1)
+                if ahead_enabled:  # the entry after this one, for the next-entry step
+                    ahead_place = listed(f_index + 1, f_len)
+                    for bank in range(front_banks):
+                        m.d.comb += front_rd[bank].addr.eq(front_place(ahead_place)[1])
+                    m.d.sync += [a_load.eq(1), a_odd.eq(ahead_place[0])]
                 follow()
 
             # COMPACT: keep the open cells, in order.
@@ -2230,6 +2267,29 @@ class TrackBoard(wiring.Component):
             cache_match = Const(0, 1)
         resume_entry = Signal.like(f_len)
         m.d.comb += resume_entry.eq(Mux(cache_match, n_cursor.index + 1, n_cursor.index))
+        # The next-entry step: after a take-back, NEXT goes on at the entry after the cached
+        # one (the cursor is past the cached cell, or none of its fitting symbols is left), whose
+        # cell was kept: its record is read now (from registers alone), for CAND_FIT.
+        ahead = Const(0, 1)
+        if ahead_enabled:
+            ahead = Signal()
+            cached_left = Signal()  # a symbol of the cached cell is left from the cursor's on
+            cached_skip = n_skip_valid & (c_x == n_skip.x) & (c_y == n_skip.y)
+            for s in range(3):
+                passed = cached_skip & (n_skip.symbol.as_value() == s)
+                with m.If(c_fits[s] & (n_cursor.symbol.as_value() <= s) & ~passed):
+                    m.d.comb += cached_left.eq(1)
+            past = (n_cursor.index == c_index + 1) | ((n_cursor.index == c_index) & ~cached_left)
+            m.d.comb += ahead.eq(
+                resume_undone
+                & c_valid
+                & (c_level == resume_level)
+                & past
+                & (c_index + 1 < resume_limit)
+            )
+            with m.If(ahead):
+                for bank in range(4):
+                    m.d.comb += cell_rd[bank].addr.eq(cell_address(a_x, a_y, c))
         resume_place = listed(resume_entry, resume_limit)
         with m.If(going_on):
             for bank in range(front_banks):
@@ -2248,6 +2308,9 @@ class TrackBoard(wiring.Component):
                 m.d.comb += go_to.eq(_GO_IDLE)
             with m.Elif(cache_match):
                 m.d.comb += fit.eq(1)
+            if ahead_enabled:
+                with m.If(ahead):
+                    m.d.sync += [fx.eq(a_x), fy.eq(a_y)]
         with m.If(going_on & resume_restored & cached):
             m.d.comb += [
                 base_x.eq(last.box_x),
@@ -2340,6 +2403,9 @@ class TrackBoard(wiring.Component):
             with m.Elif(in_fit):  # the next entry (NEXT going on read it already)
                 m.d.sync += f_symbol.eq(0)
                 read_frontier(fit_index + 1, fit_limit)
+        if ahead_enabled:
+            with m.If(resume & ahead):  # (the cached cell's symbols are all tried: no hit)
+                m.d.comb += go_to.eq(_GO_FIT)
 
         # The leaf step: the next symbol of the one-tile ply just taken back goes at the same
         # cell in this clock, as MOVE would place it (the checks MOVE makes held for the tile

@@ -345,30 +345,31 @@ def model_after(order: TrackOrder, move: tuple) -> tuple:
     return features, over
 
 
-def test_the_leaf_step_saves_a_clock_and_changes_nothing():
-    """The leaf step (a one-tile ply's next symbol at the same cell placed in the take-back's
-    last clock): over every legal move of seeded random positions, played and taken back as a
-    search's horizon does, the board with it and without it (``plain_leaf``) play the model's
-    legal moves in its order with the model's counts and wins; the leaf step saves a clock at
-    each move that follows a one-tile move at the same cell, and costs none anywhere."""
-    rng = random.Random(4242)
-    leaf_board = TrackBoardSim((16, 16), "verilator", plies=8)
-    plain_board = TrackBoardSim((16, 16), "verilator", plies=8, options={"plain_leaf": True})
+def sweep_with_and_without(step_options: dict, plain_options: dict, seed: int) -> tuple:
+    """Every legal move of 12 seeded random positions swept as a search's horizon does
+    (:func:`horizon_sweep`) on a board with ``step_options`` and one with ``plain_options``:
+    both play the model's legal moves in its order (newest first with ``newest_first`` in
+    both) with the model's counts and wins, and the first never takes more clocks than the
+    second, nor fewer by more than one. (The clocks the step saved, the moves seen.)"""
+    rng = random.Random(seed)
+    newest = step_options.get("newest_first", False)
+    step_board = TrackBoardSim((16, 16), "verilator", plies=8, options=step_options)
+    plain_board = TrackBoardSim((16, 16), "verilator", plies=8, options=plain_options)
     saved = moves_seen = 0
-    with leaf_board, plain_board:
+    with step_board, plain_board:
         for _ in range(12):
             moves = random_game(rng, rng.randrange(1, 30), 16, 16)
             order = TrackOrder()
-            for board in (leaf_board, plain_board):
+            for board in (step_board, plain_board):
                 board.new_game()
             for move in moves:
-                for board in (leaf_board, plain_board):
+                for board in (step_board, plain_board):
                     board.play(move)
                 order.play(move)
             if order.position.is_over:
                 continue
-            legal = legal_candidates(order, model_candidates(order, 16, 16, False))
-            with_step = horizon_sweep(leaf_board, order)
+            legal = legal_candidates(order, model_candidates(order, 16, 16, newest))
+            with_step = horizon_sweep(step_board, order)
             without = horizon_sweep(plain_board, order)
             assert [seen[0] for seen in with_step] == legal == [seen[0] for seen in without]
             for (move, wins, features, clocks), (_, wins_0, features_0, clocks_0) in zip(
@@ -381,7 +382,26 @@ def test_the_leaf_step_saves_a_clock_and_changes_nothing():
                 saved += clocks_0 - clocks
             moves_seen += len(legal)
     assert moves_seen > 100
+    return saved, moves_seen
+
+
+def test_the_leaf_step_saves_a_clock_and_changes_nothing():
+    """The leaf step (a one-tile ply's next symbol at the same cell placed in the take-back's
+    last clock), against ``plain_leaf``: the same moves, counts and wins, a clock saved at each
+    move that follows a one-tile move at the same cell, none lost anywhere."""
+    saved, moves_seen = sweep_with_and_without({}, {"plain_leaf": True}, 4242)
     assert saved > moves_seen // 4  # most moves follow another symbol of their cell
+
+
+@pytest.mark.parametrize("newest", [False, True], ids=["oldest_first", "newest_first"])
+def test_the_next_entry_step_saves_a_clock_and_changes_nothing(newest):
+    """The next-entry step (``NEXT`` going on past the cached cell reads the next listed cell's
+    record at once, from the entry read ahead when the cache was filled), against
+    ``plain_next_entry``: the same moves, counts and wins, a clock saved at each move that is
+    the first at a new cell after a take-back, none lost anywhere."""
+    order = {"newest_first": newest}
+    saved, moves_seen = sweep_with_and_without(order, {**order, "plain_next_entry": True}, 4343)
+    assert saved > moves_seen // 5  # a cell fits two or three symbols: then the next cell
 
 
 @pytest.mark.parametrize("options", list(BOARD_OPTIONS))
