@@ -51,9 +51,8 @@ def engines():
     options = board_file_options()
     shapes = options.pop("shapes")
     assert shapes == (SHAPES.mine, SHAPES.theirs, SHAPES.constant)
-    with TrackSearchSim(
-        (TORUS, TORUS), "verilator", board_options={"shapes": shapes}, **options
-    ) as design:
+    board = {**options.pop("board_options", {}), "shapes": shapes}  # the board file's too
+    with TrackSearchSim((TORUS, TORUS), "verilator", board_options=board, **options) as design:
         yield design
 
 
