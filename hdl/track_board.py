@@ -2257,6 +2257,16 @@ class TrackBoard(wiring.Component):
             m.d.sync += [qx.eq(nxt.x), qy.eq(nxt.y), log_sp.eq(chain_index - 1)]
             m.d.comb += log_rd.addr.eq(chain_index - 2)  # the one after it, ahead
 
+        def symbols_left(name, x, y, fits, first):
+            """The symbols of ``fits`` (a mask) from ``first`` on at cell ``x, y``, the
+            search's skipped move passed over: the ones NEXT may still try there."""
+            left = Signal(3, name=name)
+            skip_here = n_skip_valid & (x == n_skip.x) & (y == n_skip.y)
+            for s in range(3):
+                passed = skip_here & (n_skip.symbol.as_value() == s)
+                m.d.comb += left[s].eq(fits[s] & (first.as_value() <= s) & ~passed)
+            return left
+
         m.d.comb += go_to.eq(_GO_CELL)
         # NEXT going on: at the cached cell (the next symbol after a leaf), or at the listed
         # entry, which is read now whatever is decided (the entry after the cached cell's, or
@@ -2273,12 +2283,8 @@ class TrackBoard(wiring.Component):
         ahead = Const(0, 1)
         if ahead_enabled:
             ahead = Signal()
-            cached_left = Signal()  # a symbol of the cached cell is left from the cursor's on
-            cached_skip = n_skip_valid & (c_x == n_skip.x) & (c_y == n_skip.y)
-            for s in range(3):
-                passed = cached_skip & (n_skip.symbol.as_value() == s)
-                with m.If(c_fits[s] & (n_cursor.symbol.as_value() <= s) & ~passed):
-                    m.d.comb += cached_left.eq(1)
+            # (a symbol of the cached cell left from the cursor's on?)
+            cached_left = symbols_left("cached_left", c_x, c_y, c_fits, n_cursor.symbol).any()
             past = (n_cursor.index == c_index + 1) | ((n_cursor.index == c_index) & ~cached_left)
             m.d.comb += ahead.eq(
                 resume_undone
@@ -2343,11 +2349,11 @@ class TrackBoard(wiring.Component):
         hit = Signal(Symbol)
         any_hit = Signal()
 
+        fit_left = symbols_left("fit_left", fit_x, fit_y, fit_fits, fit_first)
+
         def first_hit():
-            skip_here = n_skip_valid & (fit_x == n_skip.x) & (fit_y == n_skip.y)
             for s in reversed(range(3)):
-                passed = skip_here & (n_skip.symbol.as_value() == s)
-                with m.If(fit_fits[s] & (fit_first.as_value() <= s) & ~passed):
+                with m.If(fit_left[s]):
                     m.d.comb += [hit.eq(s), any_hit.eq(1)]
 
         if leaf_enabled:
