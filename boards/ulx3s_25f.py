@@ -18,6 +18,10 @@ player             the 85F's player (boards/ulx3s_85f.py) with one search engine
                    trax_fpga.boards.build ulx3s_25f``, without the next-entry step, as the 85F's
                    board file opts out of it): 14386 of 24288 TRELLIS_COMB, 59%; 2264 FFs; 50
                    of 56 DP16KD; 30.5 MHz routed, met, bitstream; 632 s beside the tests.
+                   With the next-entry step too (the default board's since the forty-third
+                   session; one engine 8.6 clocks a node instead of 8.9), built at the
+                   forty-fourth: 14824 of 24288 TRELLIS_COMB, 61%; 2278 FFs; 50 of 56 DP16KD;
+                   31.9 MHz routed, met, bitstream; 290 s beside another build.
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error

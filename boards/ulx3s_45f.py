@@ -16,9 +16,11 @@ player             the 85F's player (boards/ulx3s_85f.py) with 3 search engines 
                    since the forty-second session, docs/architecture.md), built at the
                    forty-third session (commit c816e2e's gateware): 40673 of 43848
                    TRELLIS_COMB, 93%; 5732 FFs; 94 of 108 DP16KD; 30.8 MHz routed, met,
-                   bitstream; 2853 s beside other builds and the tests. Like the 85F's, without
-                   the board's next-entry step (the default board's since the forty-third
-                   session) until the 85F's 6 engines are built with it.
+                   bitstream; 2853 s beside other builds and the tests. With the board's
+                   next-entry step too (the default board's since the forty-third session),
+                   built at the forty-fourth (``python -m trax_fpga.boards.build ulx3s_45f``,
+                   commit cbe1bef's gateware): 41072 of 43848 TRELLIS_COMB, 94%; 5774 FFs; 94 of
+                   108 DP16KD; 28.2 MHz routed, met, bitstream; 1239 s beside other builds.
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error

@@ -10,13 +10,16 @@ player             the complete player with 6 search engines (``engines``, docs/
                    ``host/shapes.py``'s ``board_table``, 8-bit weights, a ROM of 3 DP16KD an
                    engine; docs/evaluation.md), a move that leaves the opponent a loop attack
                    lost at once (``attack_cut``) and the candidates newest first
-                   (``newest_first``), on the board with the leaf step (``TrackBoard``'s
-                   default since the forty-second session: docs/architecture.md). Built so at
-                   the forty-second session (``python -m trax_fpga.boards.build ulx3s_85f``,
-                   commit 5d56c72): 79297 of 83640
-                   TRELLIS_COMB, 95%; 10918 FFs; 188 of 208 DP16KD; 26.66 MHz routed against
-                   the 25 MHz clock, met, bitstream; 3059 s beside simulations. Without the leaf
-                   step, built at the thirty-ninth session (commit 2bcfa79 with
+                   (``newest_first``), on the board with the leaf and next-entry steps
+                   (``TrackBoard``'s default since the forty-second and forty-third sessions:
+                   docs/architecture.md). Built so at the forty-fourth session (``python -m
+                   trax_fpga.boards.build ulx3s_85f``, commit cbe1bef's gateware): 81890 of
+                   83640 TRELLIS_COMB, 98%; 11002 FFs; 188 of 208 DP16KD; 25.83 MHz routed
+                   against the 25 MHz clock, met, bitstream; 3467 s beside other builds. With
+                   the leaf step alone (``plain_next_entry``), built at the forty-second session
+                   (commit 5d56c72): 79297 of 83640 TRELLIS_COMB, 95%; 10918 FFs; 188 of 208
+                   DP16KD; 26.66 MHz routed, met, bitstream; 3059 s beside simulations.
+                   Without the leaf step, built at the thirty-ninth session (commit 2bcfa79 with
                    ``python -m trax_fpga.boards.build ulx3s_85f --pv-plies 4``, the board file's
                    since): 75967 of 83640 TRELLIS_COMB, 91%; 10840 FFs; 188 of 208 DP16KD;
                    28.32 MHz routed against the 25 MHz clock, met, bitstream; 4777 s beside
@@ -148,11 +151,6 @@ BOARD = BoardSpec(
             "attack_cut": True,
             "newest_first": True,
             "shapes": dataclasses.astuple(board_table()),
-            # The board's next-entry step (the default board's since the forty-third session:
-            # one engine 8.6 clocks a node instead of 8.9, the 6 engines to depth 5 in 212,085
-            # clocks instead of 221,332, no measurable area on one engine) is left out until
-            # the 6 engines are built with it: they fill 95 % of the LUTs without it.
-            "board_options": {"plain_next_entry": True},
         }
     },
 )
