@@ -137,15 +137,16 @@ $(KIZUNA):
 	$(MAKE) -C build/kizuna release -j2
 
 # The ULX3S board file's player, through its compiled model (6 engines), against KizuNa at its
-# 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,280,502: its 0.8 s at 25 MHz,
-# 2,186,000 with the leaf step alone, forty-second session, and 2,130,000 before it, as the
+# 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,392,344: its 0.8 s at 25 MHz
+# since the fit step, forty-fifth session; 2,280,502 with the next-entry step, 2,186,000 with
+# the leaf step alone, forty-second session, and 2,130,000 before it, as the
 # series of docs/evaluation.md) is its clock budget a move in the model's virtual time, NODES
 # (none) a node budget an engine beside it (the series of docs/evaluation.md before the
 # thirty-eighth session: 975,000 or 1,560,000 with TICKS=1000000000), PV_PLIES (4, the board
 # file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does.
 # KizuNa writes a log in its working directory.
 SEED  ?= 3001
-TICKS ?= 2280502
+TICKS ?= 2392344
 NODES ?= 1000000000
 PV_PLIES ?= 4
 VARY ?= 0

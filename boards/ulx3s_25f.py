@@ -21,7 +21,11 @@ player             the 85F's player (boards/ulx3s_85f.py) with one search engine
                    With the next-entry step too (the default board's since the forty-third
                    session; one engine 8.6 clocks a node instead of 8.9), built at the
                    forty-fourth: 14824 of 24288 TRELLIS_COMB, 61%; 2278 FFs; 50 of 56 DP16KD;
-                   31.9 MHz routed, met, bitstream; 290 s beside another build.
+                   31.9 MHz routed, met, bitstream; 290 s beside another build. With the fit
+                   step too (the default board's since the forty-fifth session; one engine 8.2
+                   clocks a node instead of 8.6), built at the forty-fifth: 14889 of 24288
+                   TRELLIS_COMB, 61%; 2278 FFs; 50 of 56 DP16KD; 32.6 MHz routed, met,
+                   bitstream; 327 s beside other builds.
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error

@@ -341,6 +341,8 @@ COMPACT_OPTIONS = {
     "listed_in_hand": True,
     "plain_leaf": True,
     "plain_next_entry": True,
+    "plain_fit": True,
+    "one_tile_leaf": True,
 }
 
 
@@ -483,12 +485,13 @@ class TrackBoard(wiring.Component):
         hand (one record, one set of its rules), which the board then no longer keeps after a
         turn; needs ``plain_undo``, which does not use it. No clock more.
     plain_leaf : bool
-        A ply of one tile that ``UNDO_NEXT`` takes back and whose next candidate is the next
-        symbol at the same cell takes its four clocks (take-back, the neighbours' update, the
-        move, its neighbours), instead of having the new tile placed in the take-back's last
-        clock (the *leaf step*: the cell's record is the one read before the take-back, its
-        edges are read beside its neighbours, and the neighbours' update of the take-back is
-        left to the new tile's). Without the candidate cache or with ``plain_undo``, always.
+        A ply that ``UNDO_NEXT`` takes back and whose next candidate is the next symbol at the
+        same cell (its move's) has that symbol placed by ``MOVE`` after the take-back (for a ply
+        of one tile: the take-back, the neighbours' update, the move, its neighbours), instead
+        of in the take-back's last clock (the *leaf step*: the cell's record is the one read
+        before its tile came off, its edges are read beside its neighbours, and the neighbours'
+        update of the take-back is left to the new tile's). Without the candidate cache or with
+        ``plain_undo``, always.
     plain_next_entry : bool
         ``NEXT`` going on past the cached cell (its fitting symbols all tried) reads the
         frontier list's next entry and then that entry's cell (``CAND_CELL``, a clock), instead
@@ -496,6 +499,16 @@ class TrackBoard(wiring.Component):
         *next-entry step*: the entry after the cached one, read in ``CAND_FIT``'s clock and
         kept, is the same whenever the board is back at that ply). Without the candidate cache
         or with ``listed_in_hand``, always.
+    plain_fit : bool
+        ``NEXT``'s candidate at a listed cell is placed in the clock after the one its fitting
+        symbols are found in (``CAND_FIT``, then ``MOVE``), instead of in that clock (the *fit
+        step*: the clock that reads a listed cell's record reads its edges too, and makes it
+        the cell in hand and its box the turn's, so ``CAND_FIT`` places the first fitting
+        symbol as ``MOVE`` would). With ``plain_leaf`` (which it builds on), always.
+    one_tile_leaf : bool
+        The leaf step only after a ply of one tile, taken back from ``IDLE``, instead of after
+        any ply whose move (its first tile, the last to come off) lies at the cached cell: a
+        ply with forced tiles then has its next symbol placed by ``MOVE``, a clock later.
 
     Members
     -------
@@ -584,6 +597,8 @@ class TrackBoard(wiring.Component):
         listed_in_hand: bool = False,
         plain_leaf: bool = False,
         plain_next_entry: bool = False,
+        plain_fit: bool = False,
+        one_tile_leaf: bool = False,
         position_key: bool = False,
         newest_first: bool = False,
     ):
@@ -616,6 +631,8 @@ class TrackBoard(wiring.Component):
         self.listed_in_hand = bool(listed_in_hand)
         self.plain_leaf = bool(plain_leaf)
         self.plain_next_entry = bool(plain_next_entry)
+        self.plain_fit = bool(plain_fit)
+        self.one_tile_leaf = bool(one_tile_leaf)
         if position_key and (columns > 64 or rows > 64):
             raise ValueError("the position key numbers the cells of a torus of at most 64 x 64")
         self.position_key_kept = bool(position_key)
@@ -782,7 +799,15 @@ class TrackBoard(wiring.Component):
         # kept when the tile was taken back (an occupied cell's record does not change: only an
         # empty cell's sides are updated), and its symbol from the candidate found then.
         leaf_enabled = not (self.reread_candidates or self.plain_undo or self.plain_leaf)
-        leaf_ready = Signal()  # the last clock took back a one-tile ply at the cached cell
+        # The fit step (``plain_fit`` off): NEXT's candidate at a listed cell is placed in
+        # CAND_FIT, the clock its fitting symbols are found in, as the leaf step places its
+        # tile (the symbol found then, the turn's first tile in the clock the turn begins).
+        fit_enabled = leaf_enabled and not self.plain_fit
+        # (and with ``one_tile_leaf`` off, after a ply of many tiles too: its move's tile is the
+        # last to come off, in UNDO_TILE or UNDO_CHAIN)
+        many_tile_leaf = leaf_enabled and not self.one_tile_leaf
+        fit_state = Signal()  # CAND_FIT
+        leaf_ready = Signal()  # the last clock took back a ply's last tile at the cached cell
         leaf_record = Signal(cell)
         leaf_state = Signal()  # UNDO_NEIGHBOURS after such a take-back
         leaf_symbol = Signal(Symbol)  # the candidate found in it, whether it is played or not
@@ -864,7 +889,7 @@ class TrackBoard(wiring.Component):
         place_symbol = symbol
         if leaf_enabled:
             place_symbol = Signal(Symbol)
-            m.d.comb += place_symbol.eq(Mux(leaf_state, leaf_symbol, symbol))
+            m.d.comb += place_symbol.eq(Mux(leaf_state | fit_state, leaf_symbol, symbol))
         white_first, black_first, move_tile = placement(m, fit, place_symbol, self.box.empty)
         forced_tile = Cat(rules["tile"])
 
@@ -1665,37 +1690,43 @@ class TrackBoard(wiring.Component):
         def finish(verdict):
             m.d.sync += [self.verdict.eq(verdict), self.done.eq(1), self.busy.eq(0)]
 
-        def place(tile_value, *, leaf=False):
+        def write_mark(enable, log_mark, f_mark):
+            """The mark of a ply at the board's ply (what UNDO restores): the log's and the
+            frontier list's lengths before it, and the box."""
+            m.d.comb += [
+                marks_wr.en.eq(enable),
+                marks_wr.addr.eq(self.ply),
+                marks_wr.data.log.eq(log_mark),
+                marks_wr.data.frontier.eq(f_mark),
+                marks_wr.data.box_x.eq(self.box.x),
+                marks_wr.data.box_y.eq(self.box.y),
+                marks_wr.data.box_w.eq(self.box.w),
+                marks_wr.data.box_h.eq(self.box.h),
+                marks_wr.data.empty.eq(self.box.empty),
+            ]
+
+        def place(tile_value, *, first=False):
             """The decision clock of a tile: write it, its track ends, the log; read its
-            neighbours. A ply's mark (what UNDO restores) is written with every tile, into the
-            slot above the stack, which only a legal end of the turn makes the top. With
-            ``leaf`` (the leaf step), the turn's first tile in the clock the turn begins: its
-            mark is the one already written (the same position's), and it is the turn's first."""
+            neighbours. A ply's mark is written with every tile, into the slot above the stack,
+            which only a legal end of the turn makes the top. With ``first`` (the leaf and fit
+            steps), the turn's first tile in the clock the turn begins: nothing won before it,
+            and its mark is left to the caller (the leaf step's is the one already written, of
+            the same position)."""
             m.d.comb += [tile.eq(tile_value), load_writes.eq(1), count_place.eq(1)]
-            if not leaf:
-                m.d.comb += [
-                    marks_wr.en.eq(is_ply),
-                    marks_wr.addr.eq(self.ply),
-                    marks_wr.data.log.eq(turn_mark),
-                    marks_wr.data.frontier.eq(turn_f_mark),
-                    marks_wr.data.box_x.eq(self.box.x),
-                    marks_wr.data.box_y.eq(self.box.y),
-                    marks_wr.data.box_w.eq(self.box.w),
-                    marks_wr.data.box_h.eq(self.box.h),
-                    marks_wr.data.empty.eq(self.box.empty),
-                ]
+            if not first:
+                write_mark(is_ply, turn_mark, turn_f_mark)
             m.d.comb += [write_q.eq(1), q_tile.eq(tile_value)]
             m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
             before = (
                 [Const(0, 1)] * 4
-                if leaf
+                if first
                 else [self.white_loop, self.black_loop, self.white_line, self.black_line]
             )
             m.d.sync += [
                 log_sp.eq(log_sp + 1),
                 placed.eq(tile_value),
                 placed_known.eq(record.known),
-                self.tiles.eq(1 if leaf else self.tiles + 1),
+                self.tiles.eq(1 if first else self.tiles + 1),
                 self.white_loop.eq(before[0] | loops[1]),
                 self.black_loop.eq(before[1] | loops[0]),
                 self.white_line.eq(before[2] | lines[1]),
@@ -1724,6 +1755,21 @@ class TrackBoard(wiring.Component):
             m.d.sync += [fx.eq(entry.x), fy.eq(entry.y)]
             for bank in range(4):
                 m.d.comb += cell_rd[bank].addr.eq(cell_address(entry.x, entry.y, c))
+            return entry
+
+        def hold_listed(x, y):
+            """The fit step: the listed cell (x, y), whose record and edges are read in this
+            clock, becomes the cell in hand (when NEXT may play), with the box its tile would
+            grow as the turn's, so that CAND_FIT can place the tile as MOVE would."""
+            with m.If(n_play):
+                m.d.sync += [
+                    qx.eq(x),
+                    qy.eq(y),
+                    pend_x.eq(grown_x),
+                    pend_y.eq(grown_y),
+                    pend_w.eq(grown_w),
+                    pend_h.eq(grown_h),
+                ]
 
         def begin_undo(log_mark, f_mark):
             m.d.sync += [
@@ -1830,6 +1876,17 @@ class TrackBoard(wiring.Component):
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.next = "IDLE"
+
+        def keep_for_leaf(last_of_ply, *, read=True):
+            """The leaf step: the tile taken back in this clock is the last of UNDO_NEXT's ply
+            to come off (``last_of_ply``: the ply's first tile, the move's) and lies at the
+            cached cell: keep its record, and (``read``) read its edges again (no chain reads
+            another tile's), so that UNDO_NEIGHBOURS can place its next symbol there."""
+            at_cache = c_valid & (c_x == qx) & (c_y == qy)
+            m.d.sync += [leaf_ready.eq(last_of_ply & at_cache), leaf_record.eq(record)]
+            if read:
+                with m.If(last_of_ply):
+                    read_cell_edges(qx, qy)
 
         def take_back_tile():
             """The tile in hand's record and edges are out: empty its cell, give its tracks'
@@ -2018,14 +2075,10 @@ class TrackBoard(wiring.Component):
                                     take_back_tile()
                                     # The log's entry out is the one the turn's end read.
                                     chain_undo()
-                                    if leaf_enabled:
-                                        at_cache = c_valid & (c_x == qx) & (c_y == qy)
-                                        m.d.sync += [
-                                            leaf_ready.eq(
-                                                one_tile & at_cache & (self.op == TrackOp.UNDO_NEXT)
-                                            ),
-                                            leaf_record.eq(record),
-                                        ]
+                                    if leaf_enabled:  # (its edges were read in this clock)
+                                        keep_for_leaf(
+                                            one_tile & (self.op == TrackOp.UNDO_NEXT), read=False
+                                        )
                                 with m.Else():
                                     read_cell_edges(qx, qy)
                                     m.next = "UNDO_TILE"
@@ -2182,12 +2235,16 @@ class TrackBoard(wiring.Component):
                 with m.Else():
                     take_back_tile()
                     chain_undo()
+                    if many_tile_leaf:
+                        keep_for_leaf((log_sp == turn_mark) & then_next)
             with m.State("UNDO_CHAIN"):  # the last tile's neighbours; the tile in hand's turn
                 may_chain(log_sp, turn_mark)
                 m.d.comb += update_neighbours.eq(1)
                 with m.If(writes_done_now):
                     take_back_tile()
                     chain_undo()
+                    if many_tile_leaf:
+                        keep_for_leaf((log_sp == turn_mark) & then_next)
                 with m.Else():  # the last tile's far ends take longer: read the tile again
                     read_cell_edges(qx, qy)
                     m.next = "UNDO_TILE"
@@ -2213,9 +2270,15 @@ class TrackBoard(wiring.Component):
 
             # CANDIDATE: entry f_index of the frontier list is out: read its cell.
             with m.State("CAND_CELL"):
-                read_listed_cell()
+                entry = read_listed_cell()
+                if fit_enabled:
+                    read_cell_edges(entry.x, entry.y)
+                    m.d.comb += [move_x.eq(entry.x), move_y.eq(entry.y)]  # (its box)
+                    hold_listed(entry.x, entry.y)
                 m.next = "CAND_FIT"
             with m.State("CAND_FIT"):  # its record is out: the first fitting symbol, if any
+                if fit_enabled:
+                    m.d.comb += fit_state.eq(1)
                 read_cell_edges(fx, fy)  # in case it is played
                 if cached:
                     m.d.sync += [
@@ -2296,6 +2359,8 @@ class TrackBoard(wiring.Component):
             with m.If(ahead):
                 for bank in range(4):
                     m.d.comb += cell_rd[bank].addr.eq(cell_address(a_x, a_y, c))
+                if fit_enabled:  # and its edges, for the fit step
+                    read_cell_edges(a_x, a_y)
         resume_place = listed(resume_entry, resume_limit)
         with m.If(going_on):
             for bank in range(front_banks):
@@ -2317,6 +2382,8 @@ class TrackBoard(wiring.Component):
             if ahead_enabled:
                 with m.If(ahead):
                     m.d.sync += [fx.eq(a_x), fy.eq(a_y)]
+                    if fit_enabled:
+                        hold_listed(a_x, a_y)
         with m.If(going_on & resume_restored & cached):
             m.d.comb += [
                 base_x.eq(last.box_x),
@@ -2344,6 +2411,9 @@ class TrackBoard(wiring.Component):
         ]
         with m.If(in_fit | (going_on & cached)):  # the box it would grow (``pend``, if played)
             m.d.comb += [move_x.eq(fit_x), move_y.eq(fit_y)]
+        if fit_enabled and ahead_enabled:
+            with m.If(ahead):  # (then no symbol of the cached cell is played: the entry's box)
+                m.d.comb += [move_x.eq(a_x), move_y.eq(a_y)]
         # The first symbol that fits it from ``fit_first`` on (with the leaf step, made whatever
         # is decided: the step places it in the clock the search's ``proceed`` settles).
         hit = Signal(Symbol)
@@ -2399,6 +2469,11 @@ class TrackBoard(wiring.Component):
                     if leaf_enabled:
                         with m.If(leaf_state):  # the leaf step: the tile is placed now
                             m.d.comb += go_to.eq(_GO_PLACE)
+                    if fit_enabled:
+                        # The fit step: the listed cell is the cell in hand, its edges out, its
+                        # box the turn's (``hold_listed``): placed now, unless MOVE refuses it.
+                        with m.If(in_fit & ~too_big):
+                            m.d.comb += go_to.eq(_GO_PLACE)
                 with m.Else():
                     finish(Verdict.LEGAL)
                     m.d.comb += go_to.eq(_GO_IDLE)
@@ -2418,8 +2493,13 @@ class TrackBoard(wiring.Component):
         # taken back, in the same box and the same record). Its ply's mark is the one already
         # written (the same position); the neighbours' update of the take-back is the new
         # tile's in NEIGHBOURS (``before_known``).
+        # The fit step places the tile the same way in CAND_FIT, and writes the ply's mark: the
+        # log and the frontier list as they are (the turn begins in this clock), and the box.
         if leaf_enabled:
             with m.If(go_to == _GO_PLACE):
                 m.d.comb += update_neighbours.eq(0)
-                place(move_tile, leaf=True)
+                place(move_tile, first=True)
+                if fit_enabled:
+                    with m.If(in_fit):
+                        write_mark(1, log_sp, f_len)
         return m

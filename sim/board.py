@@ -62,6 +62,7 @@ REAL_SEARCH = (
     ("max_depth", 8),
     ("move_table", 16384),
     ("newest_first", 1),
+    ("one_tile_leaf", 1),
     ("pv_plies", 4),
     ("shapes", 1),
     ("shared_table", 1),
