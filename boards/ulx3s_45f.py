@@ -21,6 +21,9 @@ player             the 85F's player (boards/ulx3s_85f.py) with 3 search engines 
                    built at the forty-fourth (``python -m trax_fpga.boards.build ulx3s_45f``,
                    commit cbe1bef's gateware): 41072 of 43848 TRELLIS_COMB, 94%; 5774 FFs; 94 of
                    108 DP16KD; 28.2 MHz routed, met, bitstream; 1239 s beside other builds.
+                   With the fit step too (the default board's since the forty-fifth session),
+                   built at the forty-fifth: 40929 of 43848 TRELLIS_COMB, 93%; 5774 FFs; 94 of
+                   108 DP16KD; 29.0 MHz routed, met, bitstream; 1258 s beside other builds.
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
