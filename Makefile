@@ -82,7 +82,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 8
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7,8 --move-table 16384 --shared-table
-	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first --pv-plies 4 --board-option one_tile_leaf
+	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first --pv-plies 4
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --depth 8 --engines 7 --move-table 16384 --shared-table --table-scores --parallel-positions 12
 	$(BIN)/python -m trax_fpga.sim.clock_profile
 	$(BIN)/python -m trax_fpga.sim.clock_profile --move-table 16384 --table-scores
@@ -137,8 +137,9 @@ $(KIZUNA):
 	$(MAKE) -C build/kizuna release -j2
 
 # The ULX3S board file's player, through its compiled model (6 engines), against KizuNa at its
-# 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,392,344: its 0.8 s at 25 MHz
-# since the fit step, forty-fifth session; 2,280,502 with the next-entry step, 2,186,000 with
+# 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,515,723: its 0.8 s at 25 MHz
+# since the leaf step after many tiles, forty-sixth session; 2,392,344 with the fit step,
+# forty-fifth; 2,280,502 with the next-entry step, 2,186,000 with
 # the leaf step alone, forty-second session, and 2,130,000 before it, as the
 # series of docs/evaluation.md) is its clock budget a move in the model's virtual time, NODES
 # (none) a node budget an engine beside it (the series of docs/evaluation.md before the
@@ -146,7 +147,7 @@ $(KIZUNA):
 # file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does.
 # KizuNa writes a log in its working directory.
 SEED  ?= 3001
-TICKS ?= 2392344
+TICKS ?= 2515723
 NODES ?= 1000000000
 PV_PLIES ?= 4
 VARY ?= 0

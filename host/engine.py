@@ -89,15 +89,15 @@ DEFAULT_NEWEST_FIRST = True
 DEFAULT_SHAPES = board_table()
 #: ... and its clock: it thinks 0.8 s a move at 25 MHz (``hdl.player.DEFAULT_THINK_TIME`` and
 #: boards/ulx3s_85f.py's clock; tests/sim/test_board_cli.py holds them equal). The model counts
-#: time in ticks (a node of each engine still searching), some 8.36 of the board's clocks a tick
-#: since the board file took the board's fit step (forty-fifth session; 8.77 with the leaf and
-#: next-entry steps alone, 9.15 with the leaf step alone, 9.4 before it): the board file's 6
-#: engines complete depth 5 in 202,204 clocks on the figures' 12 positions and in 24,190 ticks
-#: in the model (docs/parallel.md); one engine 816,860 clocks, 96,891 ticks. So the board's
-#: move is some 2,392,300 ticks.
+#: time in ticks (a node of each engine still searching), some 7.95 of the board's clocks a tick
+#: since the board file took the board's leaf step after a ply of many tiles (forty-sixth
+#: session; 8.36 with the fit step, 8.77 with the leaf and next-entry steps alone, 9.15 with the
+#: leaf step alone, 9.4 before it): the board file's 6 engines complete depth 5 in 192,271
+#: clocks on the figures' 12 positions and in 24,190 ticks in the model (docs/parallel.md); one
+#: engine 785,693 clocks, 96,891 ticks. So the board's move is some 2,515,700 ticks.
 BOARD_THINK_TIME = 0.8
 BOARD_CLOCK_HZ = 25e6
-BOARD_TICK_CLOCKS = 8.36
+BOARD_TICK_CLOCKS = 7.95
 BOARD_TICKS = round(BOARD_THINK_TIME * BOARD_CLOCK_HZ / BOARD_TICK_CLOCKS)
 #: A node budget an engine that the board's clock always stops first.
 UNLIMITED_NODES = 10**9

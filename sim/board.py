@@ -62,7 +62,6 @@ REAL_SEARCH = (
     ("max_depth", 8),
     ("move_table", 16384),
     ("newest_first", 1),
-    ("one_tile_leaf", 1),
     ("pv_plies", 4),
     ("shapes", 1),
     ("shared_table", 1),
@@ -71,11 +70,11 @@ REAL_SEARCH = (
 REAL_TORUS = 64
 #: Clocks per node of the real board's search: its 6 engines sharing a table of 16,384 best
 #: moves and their values, with the attack cut and newest first, the line split to ply 4 and the
-#: board's next-entry step, play 0.516 nodes per clock (README, Figures, ``python -m
-#: trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,6 --move-table 16384
+#: board's leaf, next-entry and fit steps, play 0.558 nodes per clock (README, Figures, ``python
+#: -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 1,6 --move-table 16384
 #: --shared-table --table-scores --parallel-positions 12 --depth 8 --attack-cut --newest-first
-#: --pv-plies 4``; one engine alone 8.6 clocks a node, 0.116 nodes per clock).
-CLOCKS_PER_NODE = 2.0
+#: --pv-plies 4``, forty-sixth session; one engine alone 0.124 nodes per clock).
+CLOCKS_PER_NODE = 1.8
 #: The answer time of the contests, in seconds per move.
 CONTEST_TIME = 1.0
 #: The simulated board's own search time per move, in board seconds at ``REAL_CLOCK``: 75,000

@@ -19,8 +19,6 @@ from trax_fpga.host.shapes import board_table
 
 #: The board files' evaluation (the ULX3S's and the HX8K's): the tracks' shapes by their table.
 BOARD_SHAPES = dataclasses.astuple(board_table())
-#: The ULX3S board files' board options (the leaf step after many tiles left out until built).
-ULX3S_BOARD = {"one_tile_leaf": True}
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -239,7 +237,6 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "attack_cut": True,
                 "newest_first": True,
                 "shapes": BOARD_SHAPES,
-                "board_options": ULX3S_BOARD,
             },
         ),
         (
@@ -274,7 +271,6 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "attack_cut": True,
                 "newest_first": True,
                 "shapes": BOARD_SHAPES,
-                "board_options": ULX3S_BOARD,
             },
         ),
         (
@@ -291,7 +287,6 @@ def test_ice40_track_core_builds_with_its_board_in_block_ram(tmp_path):
                 "attack_cut": True,
                 "newest_first": True,
                 "shapes": BOARD_SHAPES,
-                "board_options": ULX3S_BOARD,
             },
         ),
     ],
@@ -324,7 +319,7 @@ def test_board_options_on_every_engine_from_the_command_line(tmp_path, monkeypat
     spec = with_board_options(load_board("ulx3s_85f"), {"serial_appends": True})
     design = make_design("player", spec.torus, spec.clock_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
-    assert design.search_options["board_options"] == {**ULX3S_BOARD, "serial_appends": True}
+    assert design.search_options["board_options"] == {"serial_appends": True}
     assert design.search_options["engines"] == 6
     spec = with_board_options(load_board("ice40_hx8k"), {"edge_banks": 8})
     assert spec.player_options["search_options"]["board_options"] == {**COMPACT, "edge_banks": 8}

@@ -41,7 +41,6 @@ def test_sim_is_the_real_boards_player_by_default():
         ("max_depth", 3),
         ("move_table", 16384),
         ("newest_first", 1),
-        ("one_tile_leaf", 1),
         ("pv_plies", 4),
         ("shapes", 1),
         ("shared_table", 1),
@@ -51,7 +50,6 @@ def test_sim_is_the_real_boards_player_by_default():
     args = cli.build_parser().parse_args(["sim", "--engines", "1"])
     one = {"engines": 1, "max_depth": 8, "pv_plies": 4, "move_table": 16384, "shared_table": 1}
     one |= {"table_scores": 1, "attack_cut": 1, "newest_first": 1, "shapes": 1}
-    one |= {"one_tile_leaf": 1}  # (the board file's, until it is built with the step)
     # (one engine splits nothing; its table is outside it, its answers registered, as the board
     # file's engines')
     assert dict(simulated.config_from(args).search_options) == one
