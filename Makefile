@@ -82,7 +82,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.sim.track_bench
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 8
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --engines 7,8 --move-table 16384 --shared-table
-	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first --pv-plies 4
+	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --depth 8 --engines 1,2,4,6 --move-table 16384 --shared-table --table-scores --parallel-positions 12 --attack-cut --newest-first --pv-plies 4
 	$(BIN)/python -m trax_fpga.sim.track_bench --perft 0 --positions 0 --depth 8 --engines 7 --move-table 16384 --shared-table --table-scores --parallel-positions 12
 	$(BIN)/python -m trax_fpga.sim.clock_profile
 	$(BIN)/python -m trax_fpga.sim.clock_profile --move-table 16384 --table-scores
