@@ -256,6 +256,11 @@ class ModelChooser:
     side after the chosen move; when it proves the opponent's win, the position is searched
     again without that move (:meth:`_verified`). ``ticks`` (None: none): the clock budget of a
     move in the model's virtual time (:func:`.fastmodel.model_search`'s), beside ``nodes``.
+    ``ponder`` (research, with ``ticks``; None: none) measures what pondering would give the
+    board, which does not ponder: after each of its moves the chooser predicts the opponent's
+    reply (:meth:`predict`), and when the opponent plays it, the next search gets the ticks of
+    ``ponder`` more seconds of the board's clock, as a board that had searched the predicted
+    position while the opponent thought would have (:meth:`_ponder_ticks`).
     The table is empty at the start of every search, as the board's. On a torus of at most
     64 x 64 the model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some
     180 times faster, seven some 140) when a C compiler is at hand.
@@ -294,10 +299,19 @@ class ModelChooser:
         shapes: ShapeTable | None = DEFAULT_SHAPES,
         verify: tuple[int, int, int] | None = None,
         ticks: int | None = None,
+        ponder: float | None = None,
     ) -> None:
         if ticks is not None and (not isinstance(ticks, int) or ticks < 1):
             raise ValueError(f"the ticks' budget must be a positive integer, not {ticks!r}")
         self.ticks = ticks
+        if ponder is not None and (ticks is None or not ponder > 0):
+            raise ValueError(f"ponder is positive seconds, with a ticks' budget: not {ponder!r}")
+        self.ponder = ponder
+        #: The predicted reply (the ply it is played at and its first tile), and the count of
+        #: predictions the opponent played and did not.
+        self.predicted: tuple[int, tuple] | None = None
+        self.ponder_hits = 0
+        self.ponder_misses = 0
         if verify is not None and (len(verify) != 3 or min(verify[:2]) < 1 or verify[2] < 0):
             raise ValueError(f"verify is (nodes, depth, research flags), not {verify!r}")
         self.verify = verify
@@ -349,7 +363,8 @@ class ModelChooser:
         import dataclasses
 
         start = time.perf_counter()
-        result, compiled = self._search(position, self.nodes, self.depth, self.research, self.ticks)
+        ticks = self._ponder_ticks(position)
+        result, compiled = self._search(position, self.nodes, self.depth, self.research, ticks)
         if self.verify is not None:
             result = self._verified(position, result, compiled)
         elapsed = time.perf_counter() - start
@@ -368,8 +383,47 @@ class ModelChooser:
             log.warning("the model found no move (outgrew its torus?): playing %s", move)
             return dataclasses.replace(result, move=move)
         if self.random is not None and position.ply < VARIED_PLIES:
-            return self._vary(position, result)
+            result = self._vary(position, result)
+        if self.ponder is not None:
+            self.predict(position, result.move)
         return result
+
+    def _ponder_ticks(self, position: Position) -> int | None:
+        """The clock budget of the search of ``position``: ``ticks``, and with ``ponder``, when
+        the opponent's last move is the predicted one, the ticks of ``ponder`` seconds more."""
+        if self.ponder is None or self.predicted is None:
+            return self.ticks
+        ply, tile = self.predicted
+        self.predicted = None
+        if position.ply != ply + 1 or position.turns[-1].placed[0] != tile:
+            self.ponder_misses += 1
+            log.info("ponder: missed (%d hits, %d misses)", self.ponder_hits, self.ponder_misses)
+            return self.ticks
+        self.ponder_hits += 1
+        log.info("ponder: hit (%d hits, %d misses)", self.ponder_hits, self.ponder_misses)
+        return self.ticks + round(self.ticks * self.ponder / BOARD_THINK_TIME)
+
+    def predict(self, position: Position, move: Move, ticks: int | None = None) -> None:
+        """Predict the opponent's reply to ``move`` in ``position`` (left unchanged): the
+        model's own choice after it, searched with ``ticks`` (None: a quarter of a move's; a
+        board would take its principal variation's reply, which its search has just seen about
+        as deep); ``predicted`` is then its ply and first tile, or None when ``move`` ends the
+        game."""
+        self.predicted = None
+        turn = position.play(move)
+        try:
+            if turn.outcome is not None:
+                return
+            if ticks is None:
+                ticks = max(1, self.ticks // 4)
+            reply, _ = self._search(position, self.nodes, self.depth, self.research, ticks)
+            if reply.move is None:
+                return
+            tile = position.play(reply.move).placed[0]
+            position.pop()
+            self.predicted = (position.ply, tile)
+        finally:
+            position.pop()
 
     def _search(
         self, position: Position, nodes: int, depth: int, research: int, ticks: int | None = None

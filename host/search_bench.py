@@ -34,6 +34,7 @@ import pathlib
 import random
 import re
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -48,7 +49,7 @@ from .engine import (
     DEFAULT_NEWEST_FIRST,
     DEFAULT_TORUS,
 )
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, TraxError
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
 from .fastmodel import fast_parallel_search, fast_search, order_research, research_weights
 from .hweval import MAX_EXTENSIONS
@@ -59,6 +60,7 @@ from .notation import Move
 from .position import Position
 from .search import search
 from .shapes import chosen_table, shape_weights
+from .tiles import Colour
 from .trackresearch import TUNINGS
 
 __all__ = ["VARIANTS", "main", "play_match"]
@@ -666,6 +668,61 @@ def kizuna_wins(flags: tuple[int, ...], nodes: int = BOARD_NODES) -> None:
         )
 
 
+def match_log_games(path: pathlib.Path, side: str) -> tuple[list[str], Colour] | None:
+    """A game of a ``trax match`` log (its header's ``# white:`` and ``# black:`` lines, then its
+    moves one a line): its moves, and the colour of the player whose header names ``side``
+    (None when neither or both do)."""
+    moves, colours = [], []
+    for line in path.read_text().splitlines():
+        if line.startswith("# white:") or line.startswith("# black:"):
+            if side in line:
+                colours.append(Colour.WHITE if line.startswith("# white:") else Colour.BLACK)
+        elif line and not line.startswith("#"):
+            try:
+                moves.append(str(Move.parse(line)))
+            except TraxError:
+                continue  # the title lines
+    return (moves, colours[0]) if len(colours) == 1 else None
+
+
+def ponder_hits(logs: list[pathlib.Path], side: str, ticks: int, share: int) -> None:
+    """How often a pondering board would have pondered the right position: in each game of the
+    match logs ``logs`` that the player named ``side`` played, after each of its moves, whether
+    the board file's player (its model, no variation) predicts the reply the opponent played,
+    searching the position after the move with ``ticks // share`` ticks (a board would take its
+    principal variation's reply, which its own search of the move had seen)."""
+    from .engine import board_model
+
+    chooser = board_model()
+    hits = replies = games = 0
+    for path in logs:
+        game = match_log_games(path, side)
+        if game is None:
+            continue
+        moves, colour = game
+        games += 1
+        position = Position()
+        predicted = None
+        for move in moves:
+            if predicted is not None:  # the opponent's reply to the player's move
+                replies += 1
+                hits += position.play(move).placed[0] == predicted[1]
+                predicted = None
+                continue
+            if position.turn is colour:
+                chooser.predict(position, Move.parse(move), max(1, ticks // share))
+                predicted = chooser.predicted  # (None: the move ended the game)
+            position.play(move)
+        print(f"{path}: {hits} of {replies} so far", file=sys.stderr, flush=True)
+    figure(
+        "ponder hits",
+        f"{hits} of {replies} ({100 * hits / max(1, replies):.1f} %)",
+        "replies",
+        f"the board file's player's model predicting with {ticks // share:,} ticks, "
+        f"{games} games of {side!r} in {len(logs)} match logs",
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trax_fpga.host.search_bench")
     sub = parser.add_subparsers(dest="command")
@@ -784,6 +841,19 @@ def main(argv: list[str] | None = None) -> None:
     study.add_argument(
         "--nodes", type=int, default=BOARD_NODES, help="with --kizuna-wins: nodes an engine"
     )
+    ponder = sub.add_parser(
+        "ponder", help="how often the board would ponder the reply played (match logs)"
+    )
+    ponder.add_argument("logs", nargs="+", type=pathlib.Path, help="trax match game logs")
+    ponder.add_argument(
+        "--side", default="trax engine", help="the board's player in the logs' headers"
+    )
+    ponder.add_argument(
+        "--ticks", type=int, default=BOARD_TICKS, help=f"a move's time ({BOARD_TICKS:,})"
+    )
+    ponder.add_argument(
+        "--share", type=int, default=4, help="the prediction's share of a move's time: 1/N (4)"
+    )
     think = sub.add_parser(
         "think", help="what the board file's player searches in its think time (figures)"
     )
@@ -796,7 +866,9 @@ def main(argv: list[str] | None = None) -> None:
     think.add_argument("--pv-plies", default="1,4", help="comma-separated pv_plies (1,4)")
     think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
-    if args.command == "think":
+    if args.command == "ponder":
+        ponder_hits(args.logs, args.side, args.ticks, args.share)
+    elif args.command == "think":
         plies = tuple(int(p) for p in args.pv_plies.split(","))
         think_figures(args.ticks, plies, args.positions)
     elif args.command == "tracks":

@@ -24,6 +24,7 @@ from pathlib import Path
 from . import __version__
 from .host.engine import (
     BOARD_THINK_TIME,
+    BOARD_TICK_CLOCKS,
     BOARD_TICKS,
     DEFAULT_ATTACK_CUT,
     DEFAULT_MODEL_DEPTH,
@@ -399,6 +400,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             research_weights=_research_weights(args.research_weights),
             verify=args.verify,
             ticks=getattr(args, "ticks", None),
+            ponder=getattr(args, "ponder", None),
             **_board_search_options(args),
         )
     return MoveChooser(nodes=args.nodes, time=args.time, depth=getattr(args, "depth", None))
@@ -1242,8 +1244,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="T",
         help="model: the clock budget of a move in the model's virtual time, T ticks (a tick is "
-        "a node of each engine still searching, some 9.4 clocks of the board: the ULX3S's 0.8 s "
-        "is about 2,130,000), beside --nodes (default: none, --nodes alone)",
+        f"a node of each engine still searching, some {BOARD_TICK_CLOCKS:g} clocks of the board: "
+        f"the ULX3S's {BOARD_THINK_TIME:g} s is about {BOARD_TICKS:,}), beside --nodes (default: "
+        "none, --nodes alone)",
+    )
+    p.add_argument(
+        "--ponder",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="model, with --ticks (research: the board does not ponder): when the opponent "
+        "plays the reply the model predicted, search the next move S seconds of the board's "
+        "clock longer, as a board that pondered while the opponent thought would have",
     )
     _add_board_search_options(p, "model")
     p.add_argument(
@@ -1504,6 +1516,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.engine_parser.error("--time: the model (--search model) searches --nodes")
         if args.torus < 4:
             parser.engine_parser.error(f"--torus: at least 4, not {args.torus}")
+        if args.ponder is not None and (args.ticks is None or args.ponder <= 0):
+            parser.engine_parser.error("--ponder: positive seconds, with --ticks")
     elif args.command == "engine" and (
         args.engines != 1
         or args.pv_plies is not None
@@ -1515,10 +1529,11 @@ def main(argv: list[str] | None = None) -> int:
         or args.research_weights is not None
         or args.verify is not None
         or args.shapes is not None
+        or args.ponder is not None
     ):
         parser.engine_parser.error(
-            "--engines, --pv-plies, --move-table, --table-scores, --attack-cut, --newest-first, "
-            "--research, --verify, --shapes: for the model (--search model)"
+            "--engines, --pv-plies, --ponder, --move-table, --table-scores, --attack-cut, "
+            "--newest-first, --research, --verify, --shapes: for the model (--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"

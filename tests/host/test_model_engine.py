@@ -30,6 +30,7 @@ from trax_fpga.host.notation import Move
 from trax_fpga.host.players import EnginePlayer, ProtocolPlayer
 from trax_fpga.host.position import Position
 from trax_fpga.host.referee import Referee
+from trax_fpga.host.tiles import Colour
 from trax_fpga.host.trackeval import track_features, track_score
 from trax_fpga.host.transport import ProcessTransport
 
@@ -348,6 +349,80 @@ def test_a_varied_move_is_searched_within_the_clock_of_one_move(monkeypatch):
     assert len(near) >= 2 and all(ticks == 4_000 // len(near) for _, ticks in near)
 
 
+def test_ponder_searches_longer_after_the_predicted_reply_only(monkeypatch):
+    """Research (``ponder``): after its move the chooser predicts the reply with a quarter of
+    a move's ticks; when the opponent plays it, the next search has the ticks of ``ponder`` more
+    seconds of the board's clock (0.8 s a move: 0.4 s is half a move more), else its own."""
+    chooser = ModelChooser(nodes=10**9, engines=2, ticks=4_000, ponder=0.4)
+    budgets = []
+
+    def first_tile(position, move):
+        tile = position.play(move).placed[0]
+        position.pop()
+        return tile
+
+    search = ModelChooser._search
+
+    def spy(self, position, nodes, depth, research, ticks=None):
+        budgets.append(ticks)
+        return search(self, position, nodes, depth, research, ticks)
+
+    monkeypatch.setattr(ModelChooser, "_search", spy)
+    position = Position.from_moves(["@0+"])
+    move = chooser.choose(position).move
+    assert budgets == [4_000, 1_000]  # the move, then the prediction of the reply
+    assert position.ply == 1  # left unchanged
+    position.play(move)
+    ply, tile = chooser.predicted
+    assert ply == position.ply
+    reply = next(m for m in position.legal_moves() if first_tile(position, m) == tile)
+    position.play(reply)
+    budgets.clear()
+    move = chooser.choose(position).move
+    assert budgets[0] == 6_000 and (chooser.ponder_hits, chooser.ponder_misses) == (1, 0)
+    # A reply other than the predicted one: the move's own ticks.
+    position.play(move)
+    _, tile = chooser.predicted
+    other = next(m for m in position.legal_moves() if first_tile(position, m) != tile)
+    position.play(other)
+    budgets.clear()
+    chooser.choose(position)
+    assert budgets[0] == 4_000 and (chooser.ponder_hits, chooser.ponder_misses) == (1, 1)
+
+
+def test_ponder_hits_counts_the_replies_to_the_boards_moves(tmp_path, capsys):
+    """``search_bench ponder`` reads ``trax match`` logs: in a game the board played as black,
+    each of white's moves after one of black's is a reply it predicts (with its model)."""
+    from trax_fpga.host.search_bench import main as bench
+    from trax_fpga.host.search_bench import match_log_games
+
+    position = Position()
+    for ply in range(7):  # a legal game of 7 plies, none of them won
+        legal = position.legal_moves()
+        position.play(legal[(3 * ply) % len(legal)])
+    assert position.outcome is None
+    moves = [str(turn.move) for turn in position.turns]
+    log = tmp_path / "0001-kizuna-trax.log"
+    log.write_text(
+        "# white: A = engine-per-game:kizuna_engine\n"
+        "# black: B = engine:trax engine --search model\n"
+        "Trax\nkizuna vs trax\n" + "\n".join(moves) + "\n"
+    )
+    assert match_log_games(log, "trax engine") == (moves, Colour.BLACK)
+    assert match_log_games(log, "nobody") is None
+    bench(["ponder", str(log), "--ticks", "400"])
+    out = capsys.readouterr().out
+    hits = int(re.search(r"ponder hits: (\d+) of 3 ", out).group(1))  # after A0/, A1/, C1/
+    assert 0 <= hits <= 3 and "1 games of 'trax engine' in 1 match logs" in out
+
+
+def test_ponder_needs_a_clock():
+    with pytest.raises(ValueError, match="ponder is positive seconds, with a ticks' budget"):
+        ModelChooser(nodes=100, ponder=0.5)
+    with pytest.raises(ValueError, match="ponder"):
+        ModelChooser(nodes=100, ticks=100, ponder=0)
+
+
 def test_a_varied_move_is_never_one_a_search_proves_lost():
     """The board file's player in the model, seeded, played @0+ B1\\ @1\\ D1\\ as black
     against KizuNa at 0.75 s (thirty-fifth session's series, seed 3001, game 12) and lost in
@@ -418,6 +493,8 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
             "--newest-first, --research, --verify, --shapes: for the model",
         ),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
+        (["engine", "--search", "model", "--ponder", "0.5"], "--ponder: positive seconds, with"),
+        (["engine", "--ponder", "0.5"], "--pv-plies, --ponder, --move-table"),
         (["engine", "--verify", "1:2:3"], "--research, --verify, --shapes: for the model"),
         (
             ["engine", "--search", "model", "--verify", "1:2"],
