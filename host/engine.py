@@ -258,9 +258,10 @@ class ModelChooser:
     move in the model's virtual time (:func:`.fastmodel.model_search`'s), beside ``nodes``.
     ``ponder`` (research, with ``ticks``; None: none) measures what pondering would give the
     board, which does not ponder: after each of its moves the chooser predicts the opponent's
-    reply (:meth:`predict`), and when the opponent plays it, the next search gets the ticks of
-    ``ponder`` more seconds of the board's clock, as a board that had searched the predicted
-    position while the opponent thought would have (:meth:`_ponder_ticks`).
+    reply (:meth:`predict`, with an eighth of a move's ticks), and when the opponent plays it,
+    the next search gets the ticks of ``ponder`` more seconds of the board's clock, as a board
+    that had searched the predicted position while the opponent thought would have
+    (:meth:`_ponder_ticks`).
     The table is empty at the start of every search, as the board's. On a torus of at most
     64 x 64 the model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some
     180 times faster, seven some 140) when a C compiler is at hand.
@@ -405,17 +406,16 @@ class ModelChooser:
 
     def predict(self, position: Position, move: Move, ticks: int | None = None) -> None:
         """Predict the opponent's reply to ``move`` in ``position`` (left unchanged): the
-        model's own choice after it, searched with ``ticks`` (None: a quarter of a move's; a
-        board would take its principal variation's reply, which its search has just seen about
-        as deep); ``predicted`` is then its ply and first tile, or None when ``move`` ends the
-        game."""
+        model's own choice after it, searched with ``ticks`` (None: an eighth of a move's, the
+        0.1 s a board would spend of the opponent's time on it); ``predicted`` is then its ply
+        and first tile, or None when ``move`` ends the game."""
         self.predicted = None
         turn = position.play(move)
         try:
             if turn.outcome is not None:
                 return
             if ticks is None:
-                ticks = max(1, self.ticks // 4)
+                ticks = max(1, self.ticks // 8)
             reply, _ = self._search(position, self.nodes, self.depth, self.research, ticks)
             if reply.move is None:
                 return
