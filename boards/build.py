@@ -257,6 +257,12 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_ponder(spec: BoardSpec) -> BoardSpec:
+    """``spec`` whose player ponders (docs/ponder.md: it guesses the reply to its move and
+    searches its next move while the opponent thinks)."""
+    return dataclasses.replace(spec, player_options={**spec.player_options, "ponder": True})
+
+
 def with_think(spec: BoardSpec, seconds: float) -> BoardSpec:
     """``spec`` whose player thinks ``seconds`` a move (its ``think_time``: the search's clock
     budget, 0.8 s by default). The answer comes within the think time, some 300 clocks, and
@@ -459,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the player's search time a move, below the contest's 1 s (default: 0.8, the "
         "player's; the answer adds some 5 ms of serial line)",
     )
+    parser.add_argument(
+        "--ponder",
+        action="store_true",
+        help="the player thinks while the opponent does (docs/ponder.md; default: the board "
+        "file's)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
         "--nextpnr-opts", default="", help="more nextpnr options, e.g. '--router router2'"
@@ -492,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
             spec = with_board_options(spec, dict(args.board_option))
         if args.think is not None:
             spec = with_think(spec, args.think)
+        if args.ponder:
+            spec = with_ponder(spec)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -523,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
             if args.think is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-think{args.think:g}")
+            if args.ponder:
+                build_dir = build_dir.with_name(f"{build_dir.name}-ponder")
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, torus, build_dir, synth_opts=args.synth_opts)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")

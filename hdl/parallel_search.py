@@ -297,6 +297,13 @@ class ParallelSearch(wiring.Component):
         m.d.sync += abort.eq(self.abort | (self.busy & watchdog))
         m.d.comb += [unit.abort.eq(abort) for unit in units]
 
+        # A ponder search whose guess was right: the clock budget (and the watchdog's deadline)
+        # from now (docs/ponder.md).
+        with m.If(self.rearm & self.busy):
+            m.d.sync += [
+                cycle_budget.eq(self.cycles + self.cycle_budget),
+                deadline.eq(self.cycles + self.cycle_budget + self.watchdog),
+            ]
         m.d.sync += [merge.eq(0), self.done.eq(0)]
         m.d.comb += [u.start.eq(self.start & ~first.game.box.empty & ~self.busy) for u in units]
         with m.If(self.busy):

@@ -11,12 +11,25 @@ from amaranth import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .protocol import DEFAULT_MAX_LINE, GameState, ProtocolEngine, check_engine_options
+from .protocol import (
+    DEFAULT_MAX_LINE,
+    GameState,
+    ProtocolEngine,
+    SearchKind,
+    check_engine_options,
+)
 from .track_board import check_torus
 from .track_game import TrackGame, check_search_options
 from .uart import UART, divisor_for
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_THINK_TIME", "LED_NAMES", "Player"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_THINK_TIME",
+    "GUESS_SHARE",
+    "LED_NAMES",
+    "PONDER_TIMES",
+    "Player",
+]
 
 #: The search's node budget per move unless given.
 DEFAULT_BUDGET = 1000
@@ -28,6 +41,13 @@ DEFAULT_BUDGET = 1000
 #: some 0.17 s. The open contest engines think as long (KizuNa 0.75 s), and the board gains more
 #: from time than from anything else measured (docs/evaluation.md, "Time is the lever").
 DEFAULT_THINK_TIME = 0.8
+
+#: With ``ponder``: the guess of the opponent's reply searches this share of the think time
+#: (1/8: 0.1 s of the opponent's time at 0.8 s), and the search after the guess at most this
+#: many think times before the opponent's move comes (a real opponent answers within the
+#: contest's second; the bound keeps a simulated board's work per move finite).
+GUESS_SHARE = 8
+PONDER_TIMES = 4
 
 #: What each bit of ``leds`` shows, from bit 0.
 LED_NAMES = ("playing", "thinking", "colour", "error")
@@ -65,6 +85,11 @@ class Player(wiring.Component):
         ``max_depth``, ``evaluation``, ``engines``, ``pv_plies``, ``move_table``,
         ``shared_table``, ``table_scores``; with more than one engine, ``budget`` is per
         engine).
+    ponder : bool
+        Think while the opponent does (docs/ponder.md; off by default): the guess of the
+        reply searches :data:`GUESS_SHARE` of the think time, the search after it at most
+        :data:`PONDER_TIMES` the think time until the opponent's move comes, and the think
+        time from then on when the guess was right.
 
     Members
     -------
@@ -83,6 +108,9 @@ class Player(wiring.Component):
         Clocks of the last answer and the largest since power-up (see
         :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
     rejected_lines : Out(16)
+    ponder_hits, ponder_misses : Out(16)
+        With ``ponder``: the guesses the opponent played and did not (see
+        :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
     search_nodes, search_cycles : Out(32)
         Statistics of the last search.
     search_depth : Out(8)
@@ -102,6 +130,7 @@ class Player(wiring.Component):
         budget: int = DEFAULT_BUDGET,
         think_time: float = DEFAULT_THINK_TIME,
         search_options: dict | None = None,
+        ponder: bool = False,
     ):
         self.width, self.height = check_torus(width, height)
         if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
@@ -121,6 +150,7 @@ class Player(wiring.Component):
             raise ValueError(f"think time {think_time!r} s is not 1 to 2**32 - 1 clocks")
         self.search_options = dict(search_options or {})
         check_search_options(self.search_options)
+        self.ponder = bool(ponder)
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
         check_engine_options(team, opening, max_line)
         self.team = team
@@ -134,6 +164,8 @@ class Player(wiring.Component):
                 "answer_cycles": Out(32),
                 "max_answer_cycles": Out(32),
                 "rejected_lines": Out(16),
+                "ponder_hits": Out(16),
+                "ponder_misses": Out(16),
                 "search_nodes": Out(32),
                 "search_cycles": Out(32),
                 "search_depth": Out(8),
@@ -144,7 +176,9 @@ class Player(wiring.Component):
         m = Module()
         w, h = self.width, self.height
         m.submodules.uart = uart = UART(self.divisor)
-        m.submodules.engine = engine = ProtocolEngine(w, h, **self._engine_options)
+        m.submodules.engine = engine = ProtocolEngine(
+            w, h, **self._engine_options, ponder=self.ponder
+        )
         m.d.comb += [uart.rx.eq(self.rx), self.tx.eq(uart.tx)]
         wiring.connect(m, uart.rx_stream, engine.rx_stream)
         wiring.connect(m, engine.tx_stream, uart.tx_stream)
@@ -155,11 +189,22 @@ class Player(wiring.Component):
         m.d.comb += [
             game.abort.eq(engine.search_abort),
             game.budget.eq(self.budget),
-            game.cycle_budget.eq(self.cycle_budget),
             self.search_nodes.eq(game.nodes),
             self.search_cycles.eq(game.cycles),
             self.search_depth.eq(game.depth),
         ]
+        if self.ponder:  # the clock budget by what the search is for (docs/ponder.md)
+            guess = max(1, self.cycle_budget // GUESS_SHARE)
+            pondered = min(2**32 - 1, self.cycle_budget * PONDER_TIMES)
+            with m.Switch(engine.search.kind):
+                with m.Case(SearchKind.GUESS):
+                    m.d.comb += game.cycle_budget.eq(guess)
+                with m.Case(SearchKind.PONDER):
+                    m.d.comb += game.cycle_budget.eq(pondered)
+                with m.Default():
+                    m.d.comb += game.cycle_budget.eq(self.cycle_budget)
+        else:
+            m.d.comb += game.cycle_budget.eq(self.cycle_budget)
         playing = (engine.game == GameState.OPPONENT) | (engine.game == GameState.BOARD)
         m.d.comb += [
             self.leds[0].eq(playing),
@@ -171,5 +216,7 @@ class Player(wiring.Component):
             self.answer_cycles.eq(engine.answer_cycles),
             self.max_answer_cycles.eq(engine.max_answer_cycles),
             self.rejected_lines.eq(engine.rejected_lines),
+            self.ponder_hits.eq(engine.ponder_hits),
+            self.ponder_misses.eq(engine.ponder_misses),
         ]
         return m

@@ -18,8 +18,9 @@ short:
 
 from __future__ import annotations
 
-from amaranth import Module, Signal
+from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import bits_for
 
@@ -29,11 +30,13 @@ from .track_rules import Command, Outcome, rules_signature
 from .types import Colour, Symbol, Verdict
 
 __all__ = [
+    "DEFAULT_GAME_LOG",
     "DEFAULT_MAX_LINE",
     "GameState",
     "LineKind",
     "LineReader",
     "ProtocolEngine",
+    "SearchKind",
     "check_engine_options",
     "line_layout",
     "notation_widths",
@@ -43,6 +46,8 @@ __all__ = [
 #: The longest line taken, in characters without the terminator (the public referee reads at
 #: most 16 bytes per line).
 DEFAULT_MAX_LINE = 16
+#: Moves the game log of a pondering engine holds (a block RAM): a longer game stops pondering.
+DEFAULT_GAME_LOG = 1024
 
 _LF, _CR = 0x0A, 0x0D
 
@@ -221,14 +226,26 @@ def check_window(width: object, height: object) -> tuple[int, int]:
     return width, height
 
 
+class SearchKind(enum.Enum, shape=2):
+    """What a search is for (a pondering engine's, docs/ponder.md): its clock budget."""
+
+    MOVE = 0  # the board's move: the think time
+    GUESS = 1  # the opponent's likely reply, after the board's move: a short search
+    PONDER = 2  # the board's move after the guessed reply, while the opponent thinks
+
+
 def search_signature(width: int, height: int) -> wiring.Signature:
     """The search as the protocol engine drives it (:class:`~.track_game.TrackGame`): ``start``
     while it is idle; ``busy`` until ``done`` pulses with ``found`` and the chosen ``move`` (a
-    :func:`~.track_board.move_signature`)."""
+    :func:`~.track_board.move_signature`). ``kind`` (held from ``start`` on) says what the
+    search is for, which sets its clock budget; ``rearm`` (a strobe, while ``busy``) restarts
+    its clock budget from that clock (a ponder search whose guess was right: docs/ponder.md)."""
     check_window(width, height)
     return wiring.Signature(
         {
             "start": Out(1),
+            "kind": Out(SearchKind),
+            "rearm": Out(1),
             "busy": In(1),
             "done": In(1),
             "found": In(1),
@@ -283,6 +300,15 @@ class ProtocolEngine(wiring.Component):
         White's first move: ``"+"`` (``@0+``, the default) or ``"/"`` (``@0/``).
     max_line : int
         The longest line taken (see :class:`LineReader`).
+    ponder : bool
+        Think while the opponent does (docs/ponder.md; off by default): after sending its move
+        the engine guesses the reply (a ``GUESS`` search), plays it, and searches its own move
+        after it (a ``PONDER`` search) until the opponent's move comes; if that is the guess,
+        the search goes on with the think time from then (``rearm``), else it is given up, the
+        game is replayed from its log to the position before the guess, and the move is taken
+        as without pondering.
+    game_log : int
+        With ``ponder``: the moves the game log holds (a longer game stops pondering).
 
     Members
     -------
@@ -315,6 +341,9 @@ class ProtocolEngine(wiring.Component):
         The largest ``answer_cycles`` since power-up.
     rejected_lines : Out(16)
         Count of rejected lines (wraps around).
+    ponder_hits, ponder_misses : Out(16)
+        With ``ponder``: the opponent's moves that were the guess, and those that were not
+        (after a guess was played), since power-up (wrapping around).
     """
 
     def __init__(
@@ -325,11 +354,17 @@ class ProtocolEngine(wiring.Component):
         team: str = "FP",
         opening: str | Symbol = "+",
         max_line: int = DEFAULT_MAX_LINE,
+        ponder: bool = False,
+        game_log: int = DEFAULT_GAME_LOG,
     ):
         self.width, self.height = check_window(width, height)
         self.team = _check_team(team)
         self.opening = _check_opening(opening)
         self.max_line = _check_max_line(max_line)
+        self.ponder = bool(ponder)
+        if not isinstance(game_log, int) or isinstance(game_log, bool) or game_log < 2:
+            raise ValueError(f"game_log must be an integer of at least 2, not {game_log!r}")
+        self.game_log = game_log
         self.column_width, self.row_width = notation_widths(width, height)
         super().__init__(
             {
@@ -347,6 +382,8 @@ class ProtocolEngine(wiring.Component):
                 "answer_cycles": Out(32),
                 "max_answer_cycles": Out(32),
                 "rejected_lines": Out(16),
+                "ponder_hits": Out(16),
+                "ponder_misses": Out(16),
             }
         )
 
@@ -374,14 +411,47 @@ class ProtocolEngine(wiring.Component):
         timing = Signal()
         timer = Signal(32)
 
+        # Pondering (docs/ponder.md): the game log, the guess and the box it was made in, and
+        # what came while the engine pondered.
+        ponder = self.ponder
+        search_kind = Signal(SearchKind)
+        m.d.comb += search.kind.eq(search_kind)
+        box_fields = ("x", "y", "w", "h")
+        mapped_box = {name: getattr(rules.box, name) for name in box_fields}
+        if ponder:
+            log_layout = data.StructLayout(
+                {"x": range(self.width), "y": range(self.height), "symbol": Symbol}
+            )
+            m.submodules.game_log = game_log = Memory(
+                shape=log_layout, depth=self.game_log, init=[]
+            )
+            log_wr, log_rd = game_log.write_port(), game_log.read_port()
+            log_len = Signal(range(self.game_log + 1))
+            replay_index = Signal(range(self.game_log + 1))
+            guess = Signal(log_layout)
+            move_pending = Signal()  # the opponent's move came (in ``opponent_move``)
+            far_pending = Signal()  # a move beyond the ring came: illegal
+            ponder_done = Signal()  # the ponder search ended before the opponent's move came
+            # The box of the position the guess was made in, where the opponent's move is named
+            # while the board is in the ponder search's tree.
+            box_of_guess = {
+                name: Signal.like(getattr(rules.box, name), name=f"box_of_guess_{name}")
+                for name in box_fields
+            }
+            hit_checking = Signal()
+            mapped_box = {
+                name: Mux(hit_checking, box_of_guess[name], getattr(rules.box, name))
+                for name in box_fields
+            }
+
         m.d.comb += [
             rules.move.x.eq(play_x),
             rules.move.y.eq(play_y),
             rules.move.symbol.eq(play_symbol),
-            mapper.box_x.eq(rules.box.x),
-            mapper.box_y.eq(rules.box.y),
-            mapper.box_w.eq(rules.box.w),
-            mapper.box_h.eq(rules.box.h),
+            mapper.box_x.eq(mapped_box["x"]),
+            mapper.box_y.eq(mapped_box["y"]),
+            mapper.box_w.eq(mapped_box["w"]),
+            mapper.box_h.eq(mapped_box["h"]),
             mapper.column.eq(opponent_move.column),
             mapper.row.eq(opponent_move.row),
             mapper.cell_x.eq(search.move.x),
@@ -398,6 +468,8 @@ class ProtocolEngine(wiring.Component):
 
         def take_command():
             m.d.sync += [command_pending.eq(0), self.error.eq(0), self.overflow.eq(0)]
+            if ponder:  # a new game, or none: nothing pondered is kept
+                m.d.sync += [move_pending.eq(0), far_pending.eq(0), log_len.eq(0)]
             with m.Switch(command_kind):
                 with m.Case(LineKind.TEAM):
                     m.d.sync += team_index.eq(0)
@@ -425,6 +497,26 @@ class ProtocolEngine(wiring.Component):
                 with m.Default():
                     halt()
 
+        def log_move():
+            """With ``ponder``: log the move just played (``play_x``, ``play_y``,
+            ``play_symbol``), while the log has room."""
+            if ponder:
+                with m.If(log_len < self.game_log):
+                    m.d.comb += [
+                        log_wr.en.eq(1),
+                        log_wr.addr.eq(log_len),
+                        log_wr.data.x.eq(play_x),
+                        log_wr.data.y.eq(play_y),
+                        log_wr.data.symbol.eq(play_symbol),
+                    ]
+                    m.d.sync += log_len.eq(log_len + 1)
+
+        def ponder_game():
+            """The game state while pondering: the opponent's turn until its move has come."""
+            m.d.comb += self.game.eq(
+                Mux(move_pending | far_pending, GameState.BOARD, GameState.OPPONENT)
+            )
+
         def wait_commands(state: GameState):
             m.d.comb += self.game.eq(state)
             with m.If(command_pending):
@@ -432,7 +524,7 @@ class ProtocolEngine(wiring.Component):
             with m.Else():
                 m.d.sync += timing.eq(0)
 
-        with m.FSM(name="game_fsm"):
+        with m.FSM(name="game_fsm") as fsm:
             with m.State("IDLE"):
                 wait_commands(GameState.NONE)
             with m.State("OVER"):
@@ -485,6 +577,12 @@ class ProtocolEngine(wiring.Component):
                     m.next = "CHECK_MOVE"
                 with m.Elif(line.valid & (kind == LineKind.FAR_MOVE)):
                     halt()  # names a cell beyond the ring around the box: not adjacent
+                if ponder:  # (a move that came as a ponder state ended)
+                    with m.Elif(far_pending):
+                        halt()
+                    with m.Elif(move_pending):
+                        m.d.sync += move_pending.eq(0)
+                        m.next = "CHECK_MOVE"
             with m.State("CHECK_MOVE"):
                 m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
                 with m.If(mapper.outside):
@@ -510,10 +608,12 @@ class ProtocolEngine(wiring.Component):
                 m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
 
                 def opponent_legal():
+                    log_move()
                     with m.If(rules.outcome != Outcome.NONE):
                         m.d.sync += timing.eq(0)
                         m.next = "OVER"
                     with m.Else():
+                        m.d.sync += search_kind.eq(SearchKind.MOVE)
                         m.next = "THINK"
 
                 judge(opponent_legal)
@@ -559,6 +659,7 @@ class ProtocolEngine(wiring.Component):
                 m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
 
                 def own_legal():
+                    log_move()
                     m.next = "SEND_MOVE"
 
                 judge(own_legal)
@@ -575,7 +676,204 @@ class ProtocolEngine(wiring.Component):
                     with m.Elif(rules.outcome != Outcome.NONE):
                         m.next = "OVER"
                     with m.Else():
-                        m.next = "WAIT_MOVE"
+                        if ponder:
+                            with m.If(log_len < self.game_log):  # every move so far logged
+                                m.d.sync += [
+                                    search_kind.eq(SearchKind.GUESS),
+                                    move_pending.eq(0),
+                                    far_pending.eq(0),
+                                    ponder_done.eq(0),
+                                    *(
+                                        box_of_guess[n].eq(getattr(rules.box, n))
+                                        for n in box_fields
+                                    ),
+                                ]
+                                m.next = "GUESS"
+                            with m.Else():
+                                m.next = "WAIT_MOVE"
+                        else:
+                            m.next = "WAIT_MOVE"
+
+            if ponder:  # docs/ponder.md
+                with m.State("GUESS"):  # the board's move is sent: guess the reply
+                    ponder_game()
+                    with m.If(command_pending):
+                        take_command()
+                    with m.Elif(far_pending):
+                        halt()
+                    with m.Elif(move_pending):
+                        m.d.sync += move_pending.eq(0)
+                        m.next = "CHECK_MOVE"
+                    with m.Elif(~search.busy):
+                        m.d.comb += search.start.eq(1)
+                        m.next = "GUESSING"
+                with m.State("GUESSING"):
+                    ponder_game()
+                    with m.If(command_pending):
+                        m.d.comb += self.search_abort.eq(1)
+                        take_command()
+                    with m.Elif(move_pending | far_pending):
+                        m.d.comb += self.search_abort.eq(1)
+                        m.next = "UNWIND"
+                    with m.Elif(search.done):
+                        with m.If(search.found):
+                            m.d.sync += [
+                                guess.x.eq(search.move.x),
+                                guess.y.eq(search.move.y),
+                                guess.symbol.eq(search.move.symbol),
+                                play_x.eq(search.move.x),
+                                play_y.eq(search.move.y),
+                                play_symbol.eq(search.move.symbol),
+                            ]
+                            m.next = "COMMIT"
+                        with m.Else():
+                            m.next = "WAIT_MOVE"
+                with m.State("UNWIND"):  # the guess given up: the board back at the game
+                    ponder_game()
+                    with m.If(~search.busy & ~rules.busy):
+                        with m.If(command_pending):
+                            take_command()
+                        with m.Elif(far_pending):
+                            halt()
+                        with m.Elif(move_pending):
+                            m.d.sync += move_pending.eq(0)
+                            m.next = "CHECK_MOVE"
+                        with m.Else():
+                            m.next = "WAIT_MOVE"
+                with m.State("COMMIT"):  # play the guess as the opponent's move
+                    ponder_game()
+                    m.d.comb += [rules.cmd_valid.eq(1), rules.cmd.eq(Command.PLAY)]
+                    m.next = "COMMIT_WAIT"
+                with m.State("COMMIT_WAIT"):
+                    ponder_game()
+                    with m.If(rules.done):
+                        ended = (rules.verdict != Verdict.LEGAL) | (rules.outcome != Outcome.NONE)
+                        with m.If(ended):  # the guess ends the game: back to before it
+                            m.next = "REPLAY"
+                        with m.Elif(command_pending):
+                            take_command()
+                        with m.Elif(move_pending | far_pending):
+                            m.next = "HIT_CHECK"
+                        with m.Else():
+                            m.d.sync += search_kind.eq(SearchKind.PONDER)
+                            m.next = "PONDER_START"
+                with m.State("PONDER_START"):
+                    ponder_game()
+                    with m.If(command_pending):
+                        take_command()
+                    with m.Elif(move_pending | far_pending):
+                        m.next = "HIT_CHECK"
+                    with m.Elif(~search.busy):
+                        m.d.comb += search.start.eq(1)
+                        m.next = "PONDERING"
+                with m.State("PONDERING"):  # the board's move after the guess, searched
+                    ponder_game()
+                    with m.If(search.done):  # (it may end before the opponent's move comes)
+                        m.d.sync += ponder_done.eq(1)
+                    with m.If(command_pending):
+                        m.d.comb += self.search_abort.eq(1)
+                        take_command()
+                    with m.Elif(move_pending | far_pending):
+                        m.next = "HIT_CHECK"
+                with m.State("HIT_CHECK"):  # the opponent's move, named where it was guessed
+                    m.d.comb += [
+                        self.game.eq(GameState.BOARD),
+                        self.thinking.eq(1),
+                        hit_checking.eq(1),
+                    ]
+                    with m.If(search.done):
+                        m.d.sync += ponder_done.eq(1)
+                    hit = (
+                        move_pending
+                        & ~far_pending
+                        & ~mapper.outside
+                        & ~mapper.wrapped
+                        & (mapper.window_x == guess.x)
+                        & (mapper.window_y == guess.y)
+                        & (opponent_move.symbol == guess.symbol)
+                    )
+                    with m.If(hit):  # the guess was the move: it stays played
+                        log_move()  # (``play_*`` still hold the guess)
+                        m.d.sync += [
+                            move_pending.eq(0),
+                            search_kind.eq(SearchKind.MOVE),
+                            self.ponder_hits.eq(self.ponder_hits + 1),
+                        ]
+                        m.next = "REARM"
+                    with m.Else():  # back to before the guess, then take the move as ever
+                        m.d.comb += self.search_abort.eq(search.busy)
+                        m.d.sync += self.ponder_misses.eq(self.ponder_misses + 1)
+                        m.next = "REPLAY"
+                with m.State("REARM"):  # the ponder search is the board's search now
+                    m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
+                    with m.If(ponder_done | search.done):
+                        m.next = "CHOSEN"
+                    with m.Elif(search.busy):
+                        m.d.comb += search.rearm.eq(1)  # the think time from now
+                        m.next = "SEARCHING"
+                    with m.Else():  # (the guess was played, its search not started yet)
+                        m.next = "THINK"
+                with m.State("REPLAY"):  # the game again from its log, as before the guess
+                    ponder_game()
+                    m.d.comb += [rules.cmd_valid.eq(1), rules.cmd.eq(Command.NEW_GAME)]
+                    m.next = "REPLAY_WAIT"
+                with m.State("REPLAY_WAIT"):
+                    ponder_game()
+                    with m.If(rules.done):
+                        m.d.sync += replay_index.eq(0)
+                        m.next = "REPLAY_READ"
+                with m.State("REPLAY_READ"):
+                    ponder_game()
+                    m.d.comb += log_rd.addr.eq(replay_index)
+                    with m.If(replay_index == log_len):  # replayed
+                        with m.If(command_pending):
+                            take_command()
+                        with m.Elif(far_pending):
+                            halt()
+                        with m.Elif(move_pending):
+                            m.d.sync += move_pending.eq(0)
+                            m.next = "CHECK_MOVE"
+                        with m.Else():
+                            m.next = "WAIT_MOVE"
+                    with m.Else():
+                        m.next = "REPLAY_PLAY"
+                with m.State("REPLAY_PLAY"):
+                    ponder_game()
+                    m.d.sync += [
+                        play_x.eq(log_rd.data.x),
+                        play_y.eq(log_rd.data.y),
+                        play_symbol.eq(log_rd.data.symbol),
+                    ]
+                    m.next = "REPLAY_CMD"
+                with m.State("REPLAY_CMD"):
+                    ponder_game()
+                    m.d.comb += [rules.cmd_valid.eq(1), rules.cmd.eq(Command.PLAY)]
+                    m.next = "REPLAY_JUDGE"
+                with m.State("REPLAY_JUDGE"):
+                    ponder_game()
+                    with m.If(rules.done):
+                        with m.If(rules.verdict == Verdict.LEGAL):
+                            m.d.sync += replay_index.eq(replay_index + 1)
+                            m.next = "REPLAY_READ"
+                        with m.Else():  # (a logged move is legal: never)
+                            halt()
+
+        if ponder:
+            # A move (or a move beyond the ring) that comes while the engine ponders waits for
+            # the state that takes it; a second one before that is ignored.
+            pondering = Cat(
+                fsm.ongoing(state)
+                for state in (
+                    "GUESS", "GUESSING", "UNWIND", "COMMIT", "COMMIT_WAIT", "PONDER_START",
+                    "PONDERING", "REPLAY", "REPLAY_WAIT", "REPLAY_READ", "REPLAY_PLAY",
+                    "REPLAY_CMD", "REPLAY_JUDGE",
+                )
+            ).any()  # fmt: skip
+            with m.If(pondering & line.valid & ~move_pending & ~far_pending):
+                with m.If(kind == LineKind.MOVE):
+                    m.d.sync += [opponent_move.eq(line.payload.move), move_pending.eq(1)]
+                with m.Elif(kind == LineKind.FAR_MOVE):
+                    m.d.sync += far_pending.eq(1)
 
         # Lines that ask for an answer start the answer clock; the first byte out stops it. The
         # clock counts only while it runs, so that a player waiting for a line is at a fixed

@@ -100,7 +100,8 @@ class TrackGame(wiring.Component):
         As :class:`~.track_rules.TrackRules` answers it: ``NEW_GAME`` and ``PLAY`` (torus cells),
         the verdict, the outcome, the box. A ``cmd_valid`` pulse is kept until it is served.
     search : In(search_signature(C, R))
-        Choose a move for the side to move (a torus cell and a symbol).
+        Choose a move for the side to move (a torus cell and a symbol); ``rearm`` restarts the
+        clock budget (``cycle_budget``, which the player sets by the search's ``kind``).
     abort : In(1)
         Give up the search in progress (see :class:`~.track_search.TrackSearch`).
     budget, cycle_budget : In(32)
@@ -206,6 +207,7 @@ class TrackGame(wiring.Component):
             core.turn.eq(self.turn),
             core.budget.eq(self.budget),
             core.cycle_budget.eq(self.cycle_budget),
+            core.rearm.eq(search.rearm),
             search.busy.eq(core.busy),
             search.done.eq(core.done),
             search.found.eq(core.found),

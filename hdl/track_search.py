@@ -89,6 +89,7 @@ def search_members(columns: int, rows: int, *, split: bool = False, pv_plies: in
         "turn": In(Colour),
         "budget": In(32),
         "cycle_budget": In(32),
+        "rearm": In(1),
         "busy": Out(1),
         "done": Out(1),
         "found": Out(1),
@@ -212,6 +213,9 @@ class TrackSearch(wiring.Component):
     turn : In(Colour)
     budget, cycle_budget : In(32)
         The most nodes and clocks to search.
+    rearm : In(1)
+        Pulse while busy: the clock budget is ``cycle_budget`` clocks from now (a ponder search
+        whose guess was right goes on as the board's search: docs/ponder.md).
     busy, done, found, move, score, depth, nodes, cycles : Out(...)
         ``busy`` while searching; ``done`` pulses when it ends, with ``found`` (a legal move
         was found), the chosen ``move`` (a :func:`~.track_board.move_signature`), its
@@ -694,6 +698,8 @@ class TrackSearch(wiring.Component):
         if not split:  # else counted once for all engines (``clock_spent``)
             with m.If(self.busy):
                 m.d.sync += self.cycles.eq(self.cycles + 1)
+            with m.If(self.rearm & self.busy):
+                m.d.sync += cycle_budget.eq(self.cycles + self.cycle_budget)
         aborting = Signal()
         abort_now = aborting | self.abort
         with m.If(self.abort & self.busy):

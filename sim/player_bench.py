@@ -15,14 +15,16 @@ simulator behind ordinary calls::
 
 from __future__ import annotations
 
-from amaranth import Module, ResetInserter, Signal
+from amaranth import Module, Mux, ResetInserter, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from trax_fpga.hdl.protocol import (
+    DEFAULT_GAME_LOG,
     DEFAULT_MAX_LINE,
     GameState,
     ProtocolEngine,
+    SearchKind,
     search_signature,
 )
 from trax_fpga.hdl.track_rules import Outcome, TrackRules
@@ -44,7 +46,9 @@ __all__ = [
 class SearchDouble(wiring.Component):
     """The search as the protocol engine drives it (``search``, :func:`search_signature`),
     answering each ``start`` after ``latency`` clocks with the move set on
-    ``answer_found``/``answer_x``/``answer_y``/``answer_symbol``. ``starts`` counts starts."""
+    ``answer_found``/``answer_x``/``answer_y``/``answer_symbol``, or for a ``GUESS`` search (a
+    pondering engine's guess of the reply) with the one set on ``guess_*``; a ``rearm`` while
+    busy (a re-armed clock budget) starts the latency again. ``starts`` counts starts."""
 
     def __init__(self, width: int, height: int):
         super().__init__(
@@ -56,6 +60,10 @@ class SearchDouble(wiring.Component):
                 "answer_x": In(range(width)),
                 "answer_y": In(range(height)),
                 "answer_symbol": In(Symbol),
+                "guess_found": In(1),
+                "guess_x": In(range(width)),
+                "guess_y": In(range(height)),
+                "guess_symbol": In(Symbol),
                 "latency": In(32),
                 "starts": Out(16),
             }
@@ -65,6 +73,7 @@ class SearchDouble(wiring.Component):
         m = Module()
         search = self.search
         left = Signal(32)
+        guessing = Signal()
         m.d.sync += search.done.eq(0)
         with m.If(search.start & ~search.busy):
             m.d.sync += [
@@ -72,17 +81,20 @@ class SearchDouble(wiring.Component):
                 left.eq(self.latency),
                 self.cycles.eq(0),
                 self.starts.eq(self.starts + 1),
+                guessing.eq(search.kind == SearchKind.GUESS),
             ]
+        with m.Elif(search.busy & search.rearm):
+            m.d.sync += left.eq(self.latency)
         with m.Elif(search.busy):
             m.d.sync += [left.eq(left - 1), self.cycles.eq(self.cycles + 1)]
             with m.If(left == 0):
                 m.d.sync += [
                     search.busy.eq(0),
                     search.done.eq(1),
-                    search.found.eq(self.answer_found),
-                    search.move.x.eq(self.answer_x),
-                    search.move.y.eq(self.answer_y),
-                    search.move.symbol.eq(self.answer_symbol),
+                    search.found.eq(Mux(guessing, self.guess_found, self.answer_found)),
+                    search.move.x.eq(Mux(guessing, self.guess_x, self.answer_x)),
+                    search.move.y.eq(Mux(guessing, self.guess_y, self.answer_y)),
+                    search.move.symbol.eq(Mux(guessing, self.guess_symbol, self.answer_symbol)),
                     self.nodes.eq(1),
                 ]
         return m
@@ -93,9 +105,11 @@ class ProtocolBench(wiring.Component):
     at the top."""
 
     def __init__(self, width: int, height: int, *, team: str = "FP", opening: str = "+",
-                 max_line: int = DEFAULT_MAX_LINE):  # fmt: skip
+                 max_line: int = DEFAULT_MAX_LINE, ponder: bool = False,
+                 game_log: int = DEFAULT_GAME_LOG):  # fmt: skip
         self.width, self.height = width, height
-        self._options = {"team": team, "opening": opening, "max_line": max_line}
+        self._options = {"team": team, "opening": opening, "max_line": max_line,
+                         "ponder": ponder, "game_log": game_log}  # fmt: skip
         super().__init__(
             {
                 "rx_stream": In(stream.Signature(8)),
@@ -105,8 +119,14 @@ class ProtocolBench(wiring.Component):
                 "answer_x": In(range(width)),
                 "answer_y": In(range(height)),
                 "answer_symbol": In(Symbol),
+                "guess_found": In(1),
+                "guess_x": In(range(width)),
+                "guess_y": In(range(height)),
+                "guess_symbol": In(Symbol),
                 "latency": In(32),
                 "starts": Out(16),
+                "guesses": Out(16),
+                "rearms": Out(16),
                 "aborts": Out(16),
                 "game": Out(GameState),
                 "colour": Out(Colour),
@@ -137,9 +157,20 @@ class ProtocolBench(wiring.Component):
             double.answer_x.eq(self.answer_x),
             double.answer_y.eq(self.answer_y),
             double.answer_symbol.eq(self.answer_symbol),
+            double.guess_found.eq(self.guess_found),
+            double.guess_x.eq(self.guess_x),
+            double.guess_y.eq(self.guess_y),
+            double.guess_symbol.eq(self.guess_symbol),
             double.latency.eq(self.latency),
             self.starts.eq(double.starts),
         ]
+        # Counted here, not in the double (an abort resets it): the guesses started, and the
+        # re-armed searches (a right guess while its search ran).
+        with m.If(engine.search.start & ~double.search.busy):
+            with m.If(engine.search.kind == SearchKind.GUESS):
+                m.d.sync += self.guesses.eq(self.guesses + 1)
+        with m.If(engine.search.rearm & double.search.busy):
+            m.d.sync += self.rearms.eq(self.rearms + 1)
         with m.If(engine.search_abort):
             m.d.sync += self.aborts.eq(self.aborts + 1)
         for name in ("game", "colour", "thinking", "error", "overflow", "answer_cycles",
@@ -231,6 +262,20 @@ class BenchDriver:
         self.sim.set("answer_x", x)
         self.sim.set("answer_y", y)
         self.sim.set("answer_symbol", gateware_symbol(move.symbol).value)
+
+    def script_guess(self, position: Position, move: Move | str | None) -> None:
+        """The double's answer to the next guess (a pondering engine's search of the reply to
+        its move): ``move`` in ``position`` (the position after the board's move), or no move."""
+        if move is None:
+            self.sim.set("guess_found", 0)
+            return
+        if isinstance(move, str):
+            move = Move.parse(move)
+        x, y = window_cell_of(position, move, self.width, self.height)
+        self.sim.set("guess_found", 1)
+        self.sim.set("guess_x", x)
+        self.sim.set("guess_y", y)
+        self.sim.set("guess_symbol", gateware_symbol(move.symbol).value)
 
     def script_cell(self, x: int, y: int, symbol: Symbol) -> None:
         """The double's next answer as a window cell."""

@@ -170,6 +170,9 @@ async def whole_games(dut):
     seed = int(_env("SEED", "1"))
     chooser = MoveChooser(nodes=int(_env("OPPONENT_NODES", "200")))
     budget, depth = int(_env("BUDGET", "1000")), int(_env("DEPTH", "3"))
+    # A pondering board (docs/ponder.md): the opponent plays the board's guess (the model's
+    # choice for it) half the time, and thinks up to PONDER_WAIT clocks before each move.
+    ponder_wait = int(_env("PONDER_WAIT", "0"))
     rng = random.Random(seed)
     times, results = [], []
     for game in range(games):
@@ -186,11 +189,15 @@ async def whole_games(dut):
         ending = "unfinished"
         while position.outcome is None and position.ply < int(_env("MAX_PLIES", "200")):
             # The opponent: the reference engine's choice, now and then a random legal move.
-            if rng.random() < 0.2:
+            if ponder_wait and rng.random() < 0.5:
+                move = hw_search(position, window, window, budget, depth, board="track").move
+            elif rng.random() < 0.2:
                 move = rng.choice(position.legal_moves())
             else:
                 move = chooser.choose(position).move
             position.play(move)
+            if ponder_wait:
+                await uart.idle(rng.randrange(ponder_wait))
             if position.outcome is not None:
                 await uart.expect_silence(20 * uart.divisor)
                 break
@@ -224,6 +231,8 @@ async def whole_games(dut):
                 {
                     "answer_clocks": times,
                     "max_answer_cycles": int(dut.max_answer_cycles.value),
+                    "ponder_hits": int(dut.ponder_hits.value),
+                    "ponder_misses": int(dut.ponder_misses.value),
                     "results": results,
                 }
             )
@@ -259,14 +268,15 @@ def test_fuzz_at_the_pins():
     _run(player, "fuzz", {"DIVISOR": player.divisor, "TEAM": "T1", "SEED": seed})
 
 
-def _game_player() -> Player:
-    return Player(TRACK_TORUS, TRACK_TORUS, GAME_CLOCK, GAME_BAUD, "FP")
+def _game_player(ponder: bool = False) -> Player:
+    return Player(TRACK_TORUS, TRACK_TORUS, GAME_CLOCK, GAME_BAUD, "FP", ponder=ponder)
 
 
-def _games(tmp_path, games: int, seed: int) -> dict:
-    player = _game_player()
+def _games(tmp_path, games: int, seed: int, ponder_wait: int = 0) -> dict:
+    player = _game_player(ponder=bool(ponder_wait))
     report = tmp_path / "games.json"
     env = {"DIVISOR": player.divisor, "WINDOW": player.width, "GAMES": games, "SEED": seed}
+    env["PONDER_WAIT"] = ponder_wait
     env["BUDGET"] = player.budget
     env["DEPTH"] = player.search_options.get("max_depth", 3)
     env["LIMIT"] = GAME_CLOCK  # one second at the board's clock
@@ -276,7 +286,8 @@ def _games(tmp_path, games: int, seed: int) -> dict:
     print(
         f"{games} games (seed {seed}): {result['results']}; worst answer {worst} clocks "
         f"at the pins, {result['max_answer_cycles']} inside = "
-        f"{worst / GAME_CLOCK * 1e3:.2f} ms at 25 MHz"
+        f"{worst / GAME_CLOCK * 1e3:.2f} ms at 25 MHz; guesses right {result['ponder_hits']}, "
+        f"wrong {result['ponder_misses']}"
     )
     return result
 
@@ -287,6 +298,17 @@ def test_whole_games_at_the_pins(tmp_path):
     result = _games(tmp_path, 2, seed=3)
     assert len(result["results"]) == 2
     assert "unfinished" not in result["results"] and "overflow" not in result["results"]
+
+
+def test_whole_games_pondering_at_the_pins(tmp_path):
+    """A pondering board (docs/ponder.md): its guesses played or not, its moves coming
+    during the guess, the ponder search or after it, every answer is still the model's choice
+    in the position of the game (a right guess's search is the board's search of that
+    position; a wrong one's game is replayed before the board searches)."""
+    result = _games(tmp_path, 4, seed=5, ponder_wait=30_000)
+    assert len(result["results"]) == 4
+    assert "unfinished" not in result["results"] and "overflow" not in result["results"]
+    assert result["ponder_hits"] >= 3 and result["ponder_misses"] >= 3, result
 
 
 @pytest.mark.slow
