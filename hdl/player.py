@@ -43,10 +43,12 @@ DEFAULT_BUDGET = 1000
 DEFAULT_THINK_TIME = 0.8
 
 #: With ``ponder``: the guess of the opponent's reply searches this share of the think time
-#: (1/8: 0.1 s of the opponent's time at 0.8 s), and the search after the guess at most this
-#: many think times before the opponent's move comes (a real opponent answers within the
-#: contest's second; the bound keeps a simulated board's work per move finite).
-GUESS_SHARE = 8
+#: (1/4: 0.2 s of the opponent's time at 0.8 s; in the model, guesses of a quarter of a move
+#: were right 36 % of the time against KizuNa, of an eighth 27 %: docs/ponder.md), and the
+#: search after the guess at most this many think times before the opponent's move comes (a
+#: real opponent answers within the contest's second; the bound keeps a simulated board's
+#: work per move finite).
+GUESS_SHARE = 4
 PONDER_TIMES = 4
 
 #: What each bit of ``leds`` shows, from bit 0.

@@ -258,7 +258,7 @@ class ModelChooser:
     move in the model's virtual time (:func:`.fastmodel.model_search`'s), beside ``nodes``.
     ``ponder`` (research, with ``ticks``; None: none) measures what pondering would give the
     board, which does not ponder: after each of its moves the chooser predicts the opponent's
-    reply (:meth:`predict`, with an eighth of a move's ticks), and when the opponent plays it,
+    reply (:meth:`predict`, with a quarter of a move's ticks), and when the opponent plays it,
     the next search gets the ticks of ``ponder`` more seconds of the board's clock, as a board
     that had searched the predicted position while the opponent thought would have
     (:meth:`_ponder_ticks`).
@@ -406,16 +406,16 @@ class ModelChooser:
 
     def predict(self, position: Position, move: Move, ticks: int | None = None) -> None:
         """Predict the opponent's reply to ``move`` in ``position`` (left unchanged): the
-        model's own choice after it, searched with ``ticks`` (None: an eighth of a move's, the
-        0.1 s a board would spend of the opponent's time on it); ``predicted`` is then its ply
-        and first tile, or None when ``move`` ends the game."""
+        model's own choice after it, searched with ``ticks`` (None: a quarter of a move's, the
+        0.2 s the board spends of the opponent's time on it: ``hdl.player.GUESS_SHARE``);
+        ``predicted`` is then its ply and first tile, or None when ``move`` ends the game."""
         self.predicted = None
         turn = position.play(move)
         try:
             if turn.outcome is not None:
                 return
             if ticks is None:
-                ticks = max(1, self.ticks // 8)
+                ticks = max(1, self.ticks // 4)
             reply, _ = self._search(position, self.nodes, self.depth, self.research, ticks)
             if reply.move is None:
                 return

@@ -852,7 +852,7 @@ def main(argv: list[str] | None = None) -> None:
         "--ticks", type=int, default=BOARD_TICKS, help=f"a move's time ({BOARD_TICKS:,})"
     )
     ponder.add_argument(
-        "--share", type=int, default=8, help="the prediction's share of a move's time: 1/N (8)"
+        "--share", type=int, default=4, help="the prediction's share of a move's time: 1/N (4)"
     )
     think = sub.add_parser(
         "think", help="what the board file's player searches in its think time (figures)"

@@ -350,7 +350,7 @@ def test_a_varied_move_is_searched_within_the_clock_of_one_move(monkeypatch):
 
 
 def test_ponder_searches_longer_after_the_predicted_reply_only(monkeypatch):
-    """Research (``ponder``): after its move the chooser predicts the reply with an eighth of
+    """Research (``ponder``): after its move the chooser predicts the reply with a quarter of
     a move's ticks; when the opponent plays it, the next search has the ticks of ``ponder`` more
     seconds of the board's clock (0.8 s a move: 0.4 s is half a move more), else its own."""
     chooser = ModelChooser(nodes=10**9, engines=2, ticks=4_000, ponder=0.4)
@@ -370,7 +370,7 @@ def test_ponder_searches_longer_after_the_predicted_reply_only(monkeypatch):
     monkeypatch.setattr(ModelChooser, "_search", spy)
     position = Position.from_moves(["@0+"])
     move = chooser.choose(position).move
-    assert budgets == [4_000, 500]  # the move, then the prediction of the reply
+    assert budgets == [4_000, 1_000]  # the move, then the prediction of the reply
     assert position.ply == 1  # left unchanged
     position.play(move)
     ply, tile = chooser.predicted
