@@ -107,6 +107,8 @@ class BoardConfig:
     budget: int = 0
     think: float = SIM_THINK
     search_options: tuple[tuple[str, int], ...] = REAL_SEARCH
+    #: The player thinks while the opponent does (docs/ponder.md; the board files' choice).
+    ponder: bool = False
 
     def player(self):
         """The :class:`~trax_fpga.hdl.player.Player` these parameters describe."""
@@ -121,6 +123,7 @@ class BoardConfig:
             budget=self.budget or 2**32 - 1,
             think_time=self.think,
             search_options=player_search_options(self.search_options),
+            ponder=self.ponder,
         )
 
     def key(self) -> str:
@@ -416,6 +419,13 @@ def add_arguments(parser) -> None:
         f"{dict(defaults.search_options).get('engines', 1)}); the same as --search engines=N",
     )
     parser.add_argument(
+        "--ponder",
+        action="store_true",
+        default=defaults.ponder,
+        help="think while the opponent does: guess the reply and search the board's next move "
+        "after it (docs/ponder.md; the simulation runs that search between moves)",
+    )
+    parser.add_argument(
         "--speed",
         type=float,
         default=None,
@@ -439,6 +449,7 @@ def config_from(args) -> BoardConfig:
         budget=args.budget,
         think=args.think,
         search_options=search,
+        ponder=getattr(args, "ponder", False),
     )
     checked = config.player()  # checks every parameter (ValueError with the bad value)
     checked._MustUse__silence = True  # built only for its checks: not an unused design

@@ -172,6 +172,17 @@ def test_an_idle_simulated_board_costs_no_cpu(built):
         process.stdout.close()
 
 
+def test_sim_ponders_when_asked():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    simulated.add_arguments(parser)
+    assert not simulated.config_from(parser.parse_args([])).ponder
+    config = simulated.config_from(parser.parse_args(["--ponder"]))
+    assert config.ponder and config.player().ponder
+    assert config.key() != simulated.config_from(parser.parse_args([])).key()  # its own build
+
+
 def test_the_real_board_parameters_are_the_board_files():
     from trax_fpga.boards.build import load_board
     from trax_fpga.boards.top import BOARD_SEARCH
@@ -186,6 +197,7 @@ def test_the_real_board_parameters_are_the_board_files():
     config = simulated.real_board_config()
     assert (config.clock, config.budget) == (spec.design_hz, 0)  # no node limit, as the board
     assert (config.window, config.window) == spec.torus == (simulated.REAL_TORUS,) * 2
+    assert config.ponder == spec.player_options.get("ponder", False)  # (docs/ponder.md)
     # The model's defaults (`trax engine --search model`, `trax best --backend model`) too.
     from trax_fpga.host import engine
 
