@@ -517,6 +517,19 @@ class ProtocolEngine(wiring.Component):
                 Mux(move_pending | far_pending, GameState.BOARD, GameState.OPPONENT)
             )
 
+        def take_what_came(otherwise):
+            """With ``ponder``, the board at the game's position: obey a command, stop on a
+            move beyond the ring, judge a move that came meanwhile, or else ``otherwise()``."""
+            with m.If(command_pending):
+                take_command()
+            with m.Elif(far_pending):
+                halt()
+            with m.Elif(move_pending):
+                m.d.sync += move_pending.eq(0)
+                m.next = "CHECK_MOVE"
+            with m.Else():
+                otherwise()
+
         def wait_commands(state: GameState):
             m.d.comb += self.game.eq(state)
             with m.If(command_pending):
@@ -695,18 +708,19 @@ class ProtocolEngine(wiring.Component):
                             m.next = "WAIT_MOVE"
 
             if ponder:  # docs/ponder.md
+
+                def wait_move():
+                    m.next = "WAIT_MOVE"
+
                 with m.State("GUESS"):  # the board's move is sent: guess the reply
+
+                    def start_guess():
+                        with m.If(~search.busy):
+                            m.d.comb += search.start.eq(1)
+                            m.next = "GUESSING"
+
                     ponder_game()
-                    with m.If(command_pending):
-                        take_command()
-                    with m.Elif(far_pending):
-                        halt()
-                    with m.Elif(move_pending):
-                        m.d.sync += move_pending.eq(0)
-                        m.next = "CHECK_MOVE"
-                    with m.Elif(~search.busy):
-                        m.d.comb += search.start.eq(1)
-                        m.next = "GUESSING"
+                    take_what_came(start_guess)
                 with m.State("GUESSING"):
                     ponder_game()
                     with m.If(command_pending):
@@ -731,15 +745,7 @@ class ProtocolEngine(wiring.Component):
                 with m.State("UNWIND"):  # the guess given up: the board back at the game
                     ponder_game()
                     with m.If(~search.busy & ~rules.busy):
-                        with m.If(command_pending):
-                            take_command()
-                        with m.Elif(far_pending):
-                            halt()
-                        with m.Elif(move_pending):
-                            m.d.sync += move_pending.eq(0)
-                            m.next = "CHECK_MOVE"
-                        with m.Else():
-                            m.next = "WAIT_MOVE"
+                        take_what_came(wait_move)
                 with m.State("COMMIT"):  # play the guess as the opponent's move
                     ponder_game()
                     m.d.comb += [rules.cmd_valid.eq(1), rules.cmd.eq(Command.PLAY)]
@@ -826,15 +832,7 @@ class ProtocolEngine(wiring.Component):
                     ponder_game()
                     m.d.comb += log_rd.addr.eq(replay_index)
                     with m.If(replay_index == log_len):  # replayed
-                        with m.If(command_pending):
-                            take_command()
-                        with m.Elif(far_pending):
-                            halt()
-                        with m.Elif(move_pending):
-                            m.d.sync += move_pending.eq(0)
-                            m.next = "CHECK_MOVE"
-                        with m.Else():
-                            m.next = "WAIT_MOVE"
+                        take_what_came(wait_move)
                     with m.Else():
                         m.next = "REPLAY_PLAY"
                 with m.State("REPLAY_PLAY"):

@@ -252,30 +252,24 @@ class BenchDriver:
 
     def script(self, position: Position | None, move: Move | str | None) -> None:
         """The double's next answer: ``move`` in ``position``, or "no move" (``None``)."""
-        if move is None:
-            self.sim.set("answer_found", 0)
-            return
-        if isinstance(move, str):
-            move = Move.parse(move)
-        x, y = window_cell_of(position, move, self.width, self.height)
-        self.sim.set("answer_found", 1)
-        self.sim.set("answer_x", x)
-        self.sim.set("answer_y", y)
-        self.sim.set("answer_symbol", gateware_symbol(move.symbol).value)
+        self._set_answer("answer", position, move)
 
     def script_guess(self, position: Position, move: Move | str | None) -> None:
         """The double's answer to the next guess (a pondering engine's search of the reply to
         its move): ``move`` in ``position`` (the position after the board's move), or no move."""
+        self._set_answer("guess", position, move)
+
+    def _set_answer(self, prefix: str, position: Position | None, move) -> None:
         if move is None:
-            self.sim.set("guess_found", 0)
+            self.sim.set(f"{prefix}_found", 0)
             return
         if isinstance(move, str):
             move = Move.parse(move)
         x, y = window_cell_of(position, move, self.width, self.height)
-        self.sim.set("guess_found", 1)
-        self.sim.set("guess_x", x)
-        self.sim.set("guess_y", y)
-        self.sim.set("guess_symbol", gateware_symbol(move.symbol).value)
+        self.sim.set(f"{prefix}_found", 1)
+        self.sim.set(f"{prefix}_x", x)
+        self.sim.set(f"{prefix}_y", y)
+        self.sim.set(f"{prefix}_symbol", gateware_symbol(move.symbol).value)
 
     def script_cell(self, x: int, y: int, symbol: Symbol) -> None:
         """The double's next answer as a window cell."""

@@ -112,6 +112,19 @@ def human_games() -> list[list[str]]:
     return [moves_only(fields[2]) for fields in record_lines("human_games.txt")]
 
 
+def first_answer(bench, game: list[str]) -> Position:
+    """A new game as black: ``game``'s first move, the board's scripted answer (its second),
+    and its guess of the reply (its third). Returns the position after the answer."""
+    start_black(bench)
+    position = Position()
+    position.play(game[0])
+    bench.script(position, game[1])
+    assert bench.ask(f"{game[0]}\n".encode()) == f"{canonical(position, game[1])}\n".encode()
+    position.play(game[1])
+    bench.script_guess(position, game[2])
+    return position
+
+
 @pytest.mark.parametrize(
     ("name", "wait"),
     [
@@ -149,13 +162,7 @@ def test_whole_games_with_right_and_wrong_guesses(bench, name, wait):
 def test_a_right_guess_answers_with_the_ponder_search(bench):
     """After a right guess whose search has ended, the answer comes without another search."""
     game = human_games()[0]
-    start_black(bench)
-    position = Position()
-    position.play(game[0])
-    bench.script(position, game[1])
-    assert bench.ask(f"{game[0]}\n".encode()) == f"{canonical(position, game[1])}\n".encode()
-    position.play(game[1])
-    bench.script_guess(position, game[2])
+    position = first_answer(bench, game)
     position.play(game[2])
     bench.script(position, game[3])
     settle(bench, GUESSED + 3 * LATENCY)
@@ -188,13 +195,7 @@ def test_commands_during_pondering(bench):
         (GUESSED + LATENCY // 2, b"-W\n", b"@0+\n"),
         (GUESSED + LATENCY // 2, b"-T\n", b"FP\n"),
     ):
-        start_black(bench)
-        position = Position()
-        position.play(game[0])
-        bench.script(position, game[1])
-        assert bench.ask(f"{game[0]}\n".encode()) == f"{canonical(position, game[1])}\n".encode()
-        position.play(game[1])
-        bench.script_guess(position, game[2])
+        first_answer(bench, game)
         settle(bench, wait)
         assert bench.ask(command) == answer
         settle(bench, 2_000)
@@ -204,14 +205,7 @@ def test_commands_during_pondering(bench):
 
 
 def test_an_illegal_move_while_pondering_halts_the_game(bench):
-    game = human_games()[0]
-    start_black(bench)
-    position = Position()
-    position.play(game[0])
-    bench.script(position, game[1])
-    bench.ask(f"{game[0]}\n".encode())
-    position.play(game[1])
-    bench.script_guess(position, game[2])
+    first_answer(bench, human_games()[0])
     settle(bench, GUESSED + LATENCY // 2)
     bench.silent(b"@0+\n", cycles=REPLAY_ALLOWANCE)  # occupied: illegal
     assert bench.game is GameState.HALTED
