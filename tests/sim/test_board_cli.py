@@ -179,7 +179,9 @@ def test_sim_ponders_when_asked():
     simulated.add_arguments(parser)
     assert not simulated.config_from(parser.parse_args([])).ponder
     config = simulated.config_from(parser.parse_args(["--ponder"]))
-    assert config.ponder and config.player().ponder
+    player = config.player()
+    player._MustUse__silence = True  # made only to read its parameter: not an unused design
+    assert config.ponder and player.ponder
     assert config.key() != simulated.config_from(parser.parse_args([])).key()  # its own build
 
 
