@@ -6,7 +6,8 @@
 #   make bench       speed figures (software perft, hardware cycles, clock profile, engine area)
 #   make bitstream BOARD=ulx3s_85f|ulx3s_45f|ulx3s_25f|icebreaker|ice40_hx8k|arty_a7|de0_cv [TORUS=N] [TOP=player|track]
 #   make plans       the Vivado and Quartus build plans (arty_a7, de0_cv)
-#   make kizuna-match [SEED=S] [NODES=N]  the board's search (its model) against KizuNa, 12 games
+#   make kizuna-match [SEED=S] [NODES=N] [PONDER=S]  the board's search (its model) against KizuNa,
+#                    12 games; PONDER=0.55: as a pondering board would (docs/ponder.md)
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -151,13 +152,14 @@ TICKS ?= 2515723
 NODES ?= 1000000000
 PV_PLIES ?= 4
 VARY ?= 0
+PONDER ?=
 GAMES ?= 12
 CONCURRENCY ?= 1
-KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)
+KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
 	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \
-	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})" \
+	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
 	  --concurrency $(CONCURRENCY) \
 	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)
