@@ -8,32 +8,13 @@ player             the complete player on one block-RAM board: a 32 x 32 torus (
                    the tracks' shapes with the board files' table in 8-bit weights (``shapes``:
                    ``board_table``; an SB_RAM40_4K is 16 bits wide and has one read port, so
                    the ROM's six reads take 6 block RAMs with 8-bit weights and 12 with 9-bit
-                   ones, one more than the part has). Built at the thirty-first session
-                   (commit f62f735's gateware, ``python -m trax_fpga.boards.build ice40_hx8k``):
-                   7485 of 7680 logic cells, 97%; 1696 FFs; 27 of 32 block RAMs; 35.0 MHz routed
-                   against the 12 MHz clock, met, bitstream; 97 s beside a match. With 9-bit
-                   weights: 33 of 32 block RAMs, no placement. With the loop potential's
-                   evaluation instead (the board file's from the twenty-second session to the
-                   thirtieth), built at commit 7c6f26d's gateware: 7270 of 7680 logic cells, 95%;
-                   1693 FFs; 21 of 32 block RAMs; 33.1 MHz routed against the 12 MHz clock; 233 s
-                   beside other jobs; this is ``make test``'s build. With 3 plies 6553 cells
-                   (85%), 37.2 MHz; with 4, 6783 (88%), 36.3 MHz. Before it, a 3-ply mate search
-                   (``evaluation: False``) on the same board: at commit 22b40ec 5309 cells (69%),
-                   1308 FFs, 21 block RAMs, 33.1 MHz, 72 s. On the fast board (the ULX3S's
-                   engine, 8.3 clocks a node against 16.9) the evaluation does not fit, not even
-                   with 4 plies: built at commit 80f9e82 as a 3-ply mate search it took 7461 of
-                   7680 logic cells (97%), 29.6 MHz, and 6 plies needed 7772 cells.
-window (history)   the first design (per-cell rules core and search, removed since; in the git
-                   history) 4 x 4 cells (built at commit 0f2e67c, with the evaluation, killers and
-                   the boards' 6-ply clock-budget search: 6940 of 7680 logic cells, 90%; 1388 FFs;
-                   43.5 MHz routed against the 12 MHz clock; 132 s). 5 x 5 routed before the
-                   search's evaluation (commit 41ee13d: 93%, 41.7 MHz) but needs 7834 LUT4 since,
-                   even with the serial win flood. The rules core alone 7 x 7 cells (an estimate
-                   from synthesis: 8 x 8 needs 7236 LUT4 of 7680)
-track torus        the block-RAM rules core alone (``--top track``) on the same torus (built at
-                   commit 4465484: 2796 of 7680 logic cells, 36%; 18 of 32 block RAMs; 55.9 MHz
-                   routed; 41 s; ``make test`` builds it). 64 x 32 routed with all 32 block RAMs
-                   (50.0 MHz); 64 x 64 needs 64, twice the part's
+                   ones, one more than the part has)
+built              at the thirty-first session (commit f62f735's gateware, ``python -m
+                   trax_fpga.boards.build ice40_hx8k``): 7485 of 7680 logic cells, 97%; 1696 FFs;
+                   27 of 32 block RAMs; 35.0 MHz routed against the 12 MHz clock, met, bitstream;
+                   97 s beside a match (``make test`` builds the rules core alone, ``--top
+                   track``). The earlier builds, the first design's 4 x 4 window and the rules
+                   core's: docs/boards.md, "The board files' builds (history)"
 clock              12 MHz oscillator on J3, used directly (no PLL)
 UART               FT2232H channel B on the USB port: FPGA rx B10, tx B12; 8N1, 19200 baud
 LEDs               D2 (C3) playing, D3 (B3) thinking, D4 (C4) colour, D5 (C5) error
