@@ -257,10 +257,10 @@ def with_search_order(spec: BoardSpec, attack_cut: bool, newest_first: bool) -> 
     return dataclasses.replace(spec, player_options=options)
 
 
-def with_ponder(spec: BoardSpec) -> BoardSpec:
-    """``spec`` whose player ponders (docs/ponder.md: it guesses the reply to its move and
-    searches its next move while the opponent thinks)."""
-    return dataclasses.replace(spec, player_options={**spec.player_options, "ponder": True})
+def with_ponder(spec: BoardSpec, ponder: bool = True) -> BoardSpec:
+    """``spec`` whose player ponders, or does not (docs/ponder.md: it guesses the reply to its
+    move and searches its next move while the opponent thinks)."""
+    return dataclasses.replace(spec, player_options={**spec.player_options, "ponder": ponder})
 
 
 def with_think(spec: BoardSpec, seconds: float) -> BoardSpec:
@@ -467,9 +467,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ponder",
-        action="store_true",
-        help="the player thinks while the opponent does (docs/ponder.md; default: the board "
-        "file's)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the player thinks while the opponent does, or not (docs/ponder.md; default: the "
+        "board file's)",
     )
     parser.add_argument("--seed", type=int, default=1, help="nextpnr's placement seed (1)")
     parser.add_argument(
@@ -504,8 +505,8 @@ def main(argv: list[str] | None = None) -> int:
             spec = with_board_options(spec, dict(args.board_option))
         if args.think is not None:
             spec = with_think(spec, args.think)
-        if args.ponder:
-            spec = with_ponder(spec)
+        if args.ponder is not None:
+            spec = with_ponder(spec, args.ponder)
         if args.clock is not None:
             if args.clock <= 0:
                 raise ValueError(f"--clock must be positive, not {args.clock}")
@@ -537,8 +538,9 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.clock:g}mhz")
             if args.think is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-think{args.think:g}")
-            if args.ponder:
-                build_dir = build_dir.with_name(f"{build_dir.name}-ponder")
+            if args.ponder is not None:
+                word = "ponder" if args.ponder else "no-ponder"
+                build_dir = build_dir.with_name(f"{build_dir.name}-{word}")
         if args.plan_only or spec.plan_only:
             files = plan(spec, top, torus, build_dir, synth_opts=args.synth_opts)
             print(f"build plan for {spec.title}, {top} {torus[0]}x{torus[1]}, in {build_dir}:")

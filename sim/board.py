@@ -21,6 +21,7 @@ Usage::
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import sys
@@ -420,10 +421,11 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument(
         "--ponder",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=defaults.ponder,
-        help="think while the opponent does: guess the reply and search the board's next move "
-        "after it (docs/ponder.md; the simulation runs that search between moves)",
+        help="think while the opponent does, or not: guess the reply and search the board's "
+        "next move after it (docs/ponder.md; the simulation runs that search between moves; "
+        f"default: the board file's, {'on' if defaults.ponder else 'off'})",
     )
     parser.add_argument(
         "--speed",

@@ -177,12 +177,15 @@ def test_sim_ponders_when_asked():
 
     parser = argparse.ArgumentParser()
     simulated.add_arguments(parser)
-    assert not simulated.config_from(parser.parse_args([])).ponder
+    default = simulated.config_from(parser.parse_args([]))
+    assert default.ponder == simulated.BoardConfig().ponder  # (the board file's)
+    assert not simulated.config_from(parser.parse_args(["--no-ponder"])).ponder
     config = simulated.config_from(parser.parse_args(["--ponder"]))
     player = config.player()
     player._MustUse__silence = True  # made only to read its parameter: not an unused design
     assert config.ponder and player.ponder
-    assert config.key() != simulated.config_from(parser.parse_args([])).key()  # its own build
+    off = simulated.config_from(parser.parse_args(["--no-ponder"]))
+    assert config.key() != off.key()  # its own build
 
 
 def test_the_real_board_parameters_are_the_board_files():
