@@ -262,12 +262,77 @@ def _build_into(work: Path, verilog_text: str, signed_names: set[str], jobs: int
     cxx_names = [match[2] for match in _PORT_DECL.findall(header)]
     ports = _parse_ports(header, signed_names)
     (work / "ports.inc").write_text(_ports_include(ports, cxx_names))
+    runtime = _runtime_folder(work, env)
+    reused = runtime is not None and _copy_objects(runtime, work / "obj")
     _run(["make", "-j", str(jobs), "-C", "obj", "-f", "Vtop.mk", *MAKE_FLAGS], work, log, env)
+    if runtime is not None and not reused:
+        _keep_runtime(work / "obj", runtime)
     (work / "ports.json").write_text(json.dumps([dataclasses.asdict(p) for p in ports], indent=1))
     # Drop the intermediate objects; the executable is all that is needed later.
     for item in (work / "obj").iterdir():
         if item.name != "harness":
             item.unlink() if item.is_file() else shutil.rmtree(item)
+
+
+#: Verilator's runtime, compiled into every model: the same objects for every design built with
+#: the same flags, so they are compiled once into the cache (its ``runtime`` folder) and copied
+#: into each build, where ``make`` finds them newer than their sources (some 7 s a build).
+RUNTIME_OBJECTS = ("verilated.o", "verilated_threads.o")
+
+
+def _runtime_folder(work: Path, env: dict) -> Path | None:
+    """The cache's folder of the runtime objects that ``work``'s model would compile: named by
+    a digest of their commands (``make -n``, the build's own path taken out) and of the C++
+    compiler's version. None if ``make`` cannot say."""
+    dry_run = subprocess.run(
+        ["make", "-n", "-C", "obj", "-f", "Vtop.mk", *MAKE_FLAGS, *RUNTIME_OBJECTS],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if dry_run.returncode != 0 or "verilated.cpp" not in dry_run.stdout:
+        return None
+    digest = hashlib.sha256(dry_run.stdout.replace(str(work), "").encode())
+    digest.update(_compiler_version(env).encode())
+    return work.parent / "runtime" / digest.hexdigest()[:20]
+
+
+def _copy_objects(runtime: Path, obj: Path) -> bool:
+    """Copy the runtime objects kept in ``runtime`` into ``obj`` (False if not all are kept)."""
+    if not all((runtime / name).is_file() for name in RUNTIME_OBJECTS):
+        return False
+    for name in RUNTIME_OBJECTS:
+        shutil.copyfile(runtime / name, obj / name)  # (its time now: newer than the sources)
+    return True
+
+
+def _keep_runtime(obj: Path, runtime: Path) -> None:
+    """Keep ``obj``'s freshly compiled runtime objects in ``runtime`` (whole or not at all: a
+    folder of this process, renamed; another process's copy, if first, stays)."""
+    work = runtime.with_name(f"{runtime.name}.tmp{os.getpid()}")
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        for name in RUNTIME_OBJECTS:
+            shutil.copyfile(obj / name, work / name)
+        work.rename(runtime)
+    except OSError:
+        pass  # (kept by another process meanwhile, or no room: the next build compiles them)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_compiler_cache: list[str] = []
+
+
+def _compiler_version(env: dict) -> str:
+    if not _compiler_cache:
+        result = subprocess.run(
+            ["c++", "--version"], env=env, capture_output=True, text=True, check=False
+        )
+        _compiler_cache.append(result.stdout.strip())
+    return _compiler_cache[0]
 
 
 def _load(directory: Path) -> Model:

@@ -306,9 +306,29 @@ def test_a_build_under_way_is_waited_for_not_made_twice(tmp_path):
     assert [text.split()[0] for text in said["first"]] == ["building"]
     assert [text.split()[0] for text in said["second"]] == ["waiting"]
     assert built["first"].executable == built["second"].executable
-    assert [entry.name for entry in tmp_path.iterdir() if entry.is_dir()] == [
-        built["first"].executable.parent.parent.name
-    ]
+    builds = [e.name for e in tmp_path.iterdir() if e.is_dir() and e.name != "runtime"]
+    assert builds == [built["first"].executable.parent.parent.name]
+
+
+def test_verilators_runtime_is_compiled_once_for_all_designs(tmp_path):
+    """The first build keeps Verilator's runtime objects in the cache's ``runtime`` folder; a
+    build of another design copies them and compiles only its own code, and runs."""
+    first = verilator_module.build(COUNTER, cache=tmp_path)
+    kept = [e for e in (tmp_path / "runtime").iterdir() if ".tmp" not in e.name]
+    assert len(kept) == 1
+    assert sorted(f.name for f in kept[0].iterdir()) == sorted(verilator_module.RUNTIME_OBJECTS)
+    assert "verilated.cpp" in (first.executable.parent.parent / "build.log").read_text()
+    down = COUNTER.replace("count + 8'd1", "count - 8'd1")
+    second = verilator_module.build(down, cache=tmp_path)
+    assert second.executable != first.executable
+    log = (second.executable.parent.parent / "build.log").read_text()
+    assert "verilated.cpp" not in log and "verilated_threads.cpp" not in log
+    with VerilatorSim(second) as sim:
+        sim.set("rst", 1)
+        sim.tick(1)
+        sim.set("rst", 0)
+        sim.tick(3)
+        assert sim.get("count") == 253
 
 
 def test_a_build_is_found_by_its_parameters_without_converting_the_design(tmp_path, monkeypatch):
