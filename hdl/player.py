@@ -114,9 +114,10 @@ class Player(wiring.Component):
         With ``ponder``: the guesses the opponent played and did not (see
         :class:`~trax_fpga.hdl.protocol.ProtocolEngine`).
     search_nodes, search_cycles : Out(32)
-        Statistics of the last search.
+        Statistics of the last search (with ``ponder``: of the search behind the last answer,
+        kept while the guess's and the ponder's searches run).
     search_depth : Out(8)
-        The deepest completed iteration of the last search.
+        The deepest completed iteration of that search.
     """
 
     def __init__(
@@ -191,10 +192,18 @@ class Player(wiring.Component):
         m.d.comb += [
             game.abort.eq(engine.search_abort),
             game.budget.eq(self.budget),
-            self.search_nodes.eq(game.nodes),
-            self.search_cycles.eq(game.cycles),
-            self.search_depth.eq(game.depth),
         ]
+        figures = [
+            (self.search_nodes, game.nodes),
+            (self.search_cycles, game.cycles),
+            (self.search_depth, game.depth),
+        ]
+        if self.ponder:  # the answer's search, not the guess's or the ponder's that follow it
+            for status, live in figures:
+                with m.If(engine.chosen):
+                    m.d.sync += status.eq(live)
+        else:
+            m.d.comb += [status.eq(live) for status, live in figures]
         if self.ponder:  # the clock budget by what the search is for (docs/ponder.md)
             guess = max(1, self.cycle_budget // GUESS_SHARE)
             pondered = min(2**32 - 1, self.cycle_budget * PONDER_TIMES)

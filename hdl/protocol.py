@@ -325,6 +325,9 @@ class ProtocolEngine(wiring.Component):
         game's position.
     search_abort : Out(1)
         Strobe: give up the search now, a command came while it ran.
+    chosen : Out(1)
+        Strobe: the search's result is taken as the board's answer (its figures, ``nodes`` and
+        the like, are the answer's; with ``ponder`` the guess's search follows at once).
     game : Out(GameState)
     colour : Out(Colour)
         The board's colour in the current (or last) game.
@@ -374,6 +377,7 @@ class ProtocolEngine(wiring.Component):
                 "rules": Out(rules_signature(width, height)),
                 "search": Out(search_signature(width, height)),
                 "search_abort": Out(1),
+                "chosen": Out(1),
                 "game": Out(GameState),
                 "colour": Out(Colour),
                 "thinking": Out(1),
@@ -647,7 +651,11 @@ class ProtocolEngine(wiring.Component):
                 with m.Elif(search.done):
                     m.next = "CHOSEN"
             with m.State("CHOSEN"):
-                m.d.comb += [self.game.eq(GameState.BOARD), self.thinking.eq(1)]
+                m.d.comb += [
+                    self.game.eq(GameState.BOARD),
+                    self.thinking.eq(1),
+                    self.chosen.eq(1),
+                ]
                 with m.If(search.found):
                     m.d.sync += [
                         play_x.eq(search.move.x),

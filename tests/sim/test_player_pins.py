@@ -211,9 +211,13 @@ async def whole_games(dut):
                 ending = "overflow"
                 break
             text = answer.decode("ascii", "replace").strip()
-            # The gateware search's specification chooses the same move, value by value.
-            model = hw_search(position, window, window, budget, depth, board="track").move
-            assert text == str(model), f"{label}: the board chose {text}, the model {model}"
+            # The gateware search's specification chooses the same move, value by value, and
+            # the status outputs give that search's figures (a pondering board's too, while its
+            # guess's search runs).
+            model = hw_search(position, window, window, budget, depth, board="track")
+            assert text == str(model.move), f"{label}: the board chose {text}, the model {model}"
+            figures = int(dut.search_nodes.value), int(dut.search_depth.value)
+            assert figures == (model.nodes, model.depth), f"{label}: {figures}, model {model}"
             try:
                 position.play(text)
             except Exception as error:
