@@ -10,18 +10,26 @@ def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="also run tests marked slow")
 
 
-#: The files that take longest in ``make test`` (minutes each, most of it Verilator builds;
-#: ``pytest -p no:xdist --durations=80``, fourteenth session), longest first (the big game, the
-#: longest then, is in `make test-slow` since the fifteenth).
+#: The files that take longest in ``make test`` (minutes each, much of it Verilator builds;
+#: ``pytest -p no:xdist --junitxml=...``, the times summed by file, forty-eighth session),
+#: longest first.
 LONGEST_FIRST = (
     "tests/hdl/test_parallel_search.py",
-    "tests/host/test_hwparallel.py",
-    "tests/sim/test_board_cli.py",
-    "tests/hdl/test_parallel_tables.py",
-    "tests/boards/test_boards.py",
-    "tests/sim/test_player_pins.py",
-    "tests/hdl/test_track_search.py",
     "tests/hdl/test_track_board.py",
+    "tests/hdl/test_track_search.py",
+    "tests/sim/test_player_pins.py",
+    "tests/boards/test_boards.py",
+    "tests/hdl/test_track_board_shapes.py",
+    "tests/hdl/test_parallel_board_file.py",
+    "tests/hdl/test_parallel_tables.py",
+    "tests/hdl/test_judge_rtl.py",
+    "tests/hdl/test_protocol.py",
+    "tests/sim/test_board_cli.py",
+    "tests/hdl/test_perft.py",
+    "tests/host/test_fastmodel.py",
+    "tests/hdl/test_protocol_ponder.py",
+    "tests/hdl/test_track_rules.py",
+    "tests/host/test_hwparallel.py",
 )
 
 

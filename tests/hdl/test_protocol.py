@@ -69,9 +69,21 @@ def start_white(bench: BenchDriver, opening: bytes = b"@0+\n") -> None:
     assert bench.game is GameState.OPPONENT
 
 
-def play_record(bench: BenchDriver, moves: list[str], board_white: bool) -> Position:
+def play_record(
+    bench: BenchDriver,
+    moves: list[str],
+    board_white: bool,
+    *,
+    between=None,
+    replay: int = 0,
+) -> Position:
     """Play a recorded game with the board on one side (its moves scripted from the record);
-    check every answer and the silence after the end. Returns the final position."""
+    check every answer and the silence after the end. Returns the final position.
+
+    ``between(position, ply)`` runs after each of the board's answers while the game goes on,
+    in the opponent's thinking time (where a pondering engine's guess is scripted: ``position``
+    is after the answer, ``ply`` the opponent's move's index); ``replay`` is the clocks an
+    answer or a silence may take besides (a wrong guess's replay)."""
     position = Position()
     if board_white:
         assert moves[0] == "@0+", "the bench opens with @0+"
@@ -84,8 +96,8 @@ def play_record(bench: BenchDriver, moves: list[str], board_white: bool) -> Posi
     while ply < len(moves):
         opponent = moves[ply]
         position.play(opponent)
-        if position.outcome is not None:
-            bench.silent(f"{opponent}\n".encode())
+        if position.outcome is not None:  # the opponent wins: nothing is sent
+            bench.silent(f"{opponent}\n".encode(), cycles=2_000 + replay)
             settle(bench)
             assert bench.game is GameState.OVER
             return position
@@ -94,11 +106,15 @@ def play_record(bench: BenchDriver, moves: list[str], board_white: bool) -> Posi
         answer = moves[ply + 1]
         expected = canonical(position, answer)
         bench.script(position, answer)
-        got = bench.ask(f"{opponent}\n".encode())
+        got = bench.ask(
+            f"{opponent}\n".encode(), max_cycles=bench.ANSWER_CYCLES + bench.latency + replay
+        )
         assert got == f"{expected}\n".encode(), f"ply {ply + 1}: {moves[: ply + 1]}"
-        assert bench.status("answer_cycles") <= bench.latency + RULES_ALLOWANCE
+        assert bench.status("answer_cycles") <= bench.latency + RULES_ALLOWANCE + replay
         position.play(answer)
         ply += 2
+        if between is not None and position.outcome is None and ply < len(moves):
+            between(position, ply)
     settle(bench)
     if position.outcome is not None:
         assert bench.game is GameState.OVER

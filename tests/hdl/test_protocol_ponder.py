@@ -19,7 +19,7 @@ from trax_fpga.host.position import Position
 from trax_fpga.sim.player_bench import BenchDriver
 
 from ..host.records import moves_only, record_lines
-from .test_protocol import RULES_ALLOWANCE, canonical, settle, start_black, start_white
+from .test_protocol import RULES_ALLOWANCE, canonical, play_record, settle, start_black
 
 WINDOW = 32
 LATENCY = 400
@@ -57,41 +57,13 @@ def other_move(position: Position, move: str, rng: random.Random) -> str | None:
 
 
 def play_pondering(bench, moves, board_white, hit, wait, rng) -> dict:
-    """Play a recorded game with the board on one side, its moves scripted from the record.
-    After each of its moves the double guesses the reply: the record's (a hit) where
-    ``hit(ply)``, else another legal move; the opponent's move comes ``wait(ply)`` clocks later.
-    Every answer must be the record's move, and the game must end as the record does. Returns
-    the counts of hits and misses played."""
+    """:func:`play_record` with guesses: after each of the board's moves the double guesses the
+    reply, the record's (a hit) where ``hit(ply)``, else another legal move, and the opponent's
+    move comes ``wait(ply)`` clocks later. Every answer must be the record's move, and the game
+    must end as the record does. Returns the counts of hits and misses played."""
     counts = {"hits": 0, "misses": 0}
-    position = Position()
-    if board_white:
-        start_white(bench)
-        position.play(moves[0])
-        ply = 1
-    else:
-        start_black(bench)
-        ply = 0
-    while ply < len(moves):
-        opponent = moves[ply]
-        position.play(opponent)
-        if position.outcome is not None:  # the opponent wins: nothing is sent
-            bench.silent(f"{opponent}\n".encode(), cycles=REPLAY_ALLOWANCE + 1_000)
-            settle(bench)
-            assert bench.game is GameState.OVER
-            return counts
-        if ply + 1 == len(moves):
-            break
-        answer = moves[ply + 1]
-        expected = canonical(position, answer)
-        bench.script(position, answer)
-        got = bench.ask(f"{opponent}\n".encode(), max_cycles=10_000 + REPLAY_ALLOWANCE)
-        assert got == f"{expected}\n".encode(), f"ply {ply + 1}: {moves[: ply + 1]}"
-        assert bench.status("answer_cycles") <= LATENCY + RULES_ALLOWANCE + REPLAY_ALLOWANCE
-        position.play(answer)
-        ply += 2
-        if position.outcome is not None or ply >= len(moves):
-            break
-        # The board guesses the reply while the opponent thinks.
+
+    def guess(position: Position, ply: int) -> None:
         reply = moves[ply]
         guess = reply if hit(ply) else other_move(position, reply, rng)
         guess = reply if guess is None else guess
@@ -102,9 +74,8 @@ def play_pondering(bench, moves, board_white, hit, wait, rng) -> dict:
             bench.script(position, moves[ply + 1])  # the ponder search's answer
         position.pop()
         settle(bench, wait(ply))
-    settle(bench)
-    if position.outcome is not None:
-        assert bench.game is GameState.OVER
+
+    play_record(bench, moves, board_white, between=guess, replay=REPLAY_ALLOWANCE)
     return counts
 
 

@@ -2,6 +2,8 @@
 
 import pathlib
 
+import pytest
+
 from trax_fpga.boards.engine_area import build_parser, conditions, module_stats
 from trax_fpga.sim.clock_profile import profile
 from trax_fpga.sim.track_bench import search_figures
@@ -63,6 +65,7 @@ def test_clock_profile_accounts_for_every_clock():
     assert {"MOVE", "NEIGHBOURS", "UNDO_NEIGHBOURS", "CAND_FIT"} <= boards
 
 
+@pytest.mark.slow  # (two engines in the Python simulator: minutes)
 def test_clock_profile_counts_every_engine_of_a_parallel_search():
     """With engines, every clock of the search is counted once an engine, and the split's
     states are among them."""

@@ -1,10 +1,13 @@
 """``trax sim`` (the simulated board) through stdin/stdout and through a pty with pyserial, and
-``trax play``'s board on it. The board is the real board's player (what ``trax sim`` runs
-without options), built once (or found in the cache)."""
+``trax play``'s board on it. The board is the real board's player with one engine (``trax sim
+--engines 1``: the board file's options, pondering included, on one engine's board), built
+once (or found in the cache); the real board's six engines, a build of minutes, are simulated
+in ``make test-slow``."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -21,13 +24,21 @@ from trax_fpga.host.tiles import Colour
 from trax_fpga.sim import board as simulated
 
 TRAX = [sys.executable, "-m", "trax_fpga.cli"]
-SIM = [*TRAX, "sim"]
+#: The simulated board of these tests: the real board's player on one engine.
+SIM = [*TRAX, "sim", "--engines", "1"]
+
+
+def light_config() -> simulated.BoardConfig:
+    """What ``trax sim --engines 1`` simulates."""
+    parser = argparse.ArgumentParser()
+    simulated.add_arguments(parser)
+    return simulated.config_from(parser.parse_args(SIM[4:]))
 
 
 @pytest.fixture(scope="module")
 def built():
     """The simulated board of these tests, built (or found in the cache) once."""
-    return simulated.build_board(simulated.BoardConfig())
+    return simulated.build_board(light_config())
 
 
 def test_sim_is_the_real_boards_player_by_default():
@@ -94,6 +105,27 @@ def test_sim_on_a_pty_with_pyserial(built):
         process.stdout.close()
 
 
+@pytest.mark.slow  # (six engines: a build of some four minutes)
+def test_the_real_board_answers():
+    """``trax sim`` with no options, the real board's six engines pondering: a legal answer,
+    and the answer's search figures at the pins."""
+    config = simulated.real_board_config()
+    board = simulated.open_board_player(config)
+    try:
+        board.new_game(Colour.BLACK)
+        position = Position.from_moves(["@0+"])
+        position.play(board.answer("@0+", 600))
+        assert board.last_search["nodes"] > 0 and board.last_search["depth"] >= 1
+    finally:
+        board.close()
+    result = subprocess.run(
+        [*TRAX, "sim"], input=b"-B\n@0+\n", capture_output=True, timeout=1200, check=False
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    position = Position.from_moves(["@0+"])
+    position.play(result.stdout.decode().strip())  # raises if illegal
+
+
 def test_sim_option_errors():
     result = subprocess.run(
         [*TRAX, "sim", "--team", "ABC"], capture_output=True, text=True, timeout=120, check=False
@@ -123,6 +155,12 @@ def _play_args(**overrides) -> argparse.Namespace:
 
 
 def test_board_player_is_the_simulated_board(built, capsys, monkeypatch):
+    """``trax play``'s board with no port is the simulated board (here on one engine: the
+    real board's is :func:`test_the_real_board_answers`'s), and its status reaches the host."""
+    light = light_config()
+    monkeypatch.setattr(
+        simulated, "real_board_config", lambda **kw: dataclasses.replace(light, **kw)
+    )
     args = _play_args()
     board = cli.board_player(None, 19200, args)
     try:
