@@ -9,11 +9,14 @@ player             the 85F's player (boards/ulx3s_85f.py) with one search engine
                    (``shared_table``), its answers registered on arrival, as the 85F's engines
                    have it: with the table read straight into the search's decision, one engine
                    failed the 25 MHz clock (docs/area.md). It searches as one of the 85F's
-                   engines, about a sixth of its nodes
-built              at the forty-sixth session (``python -m trax_fpga.boards.build ulx3s_25f``):
-                   14634 of 24288 TRELLIS_COMB, 60%; 2278 FFs; 50 of 56 DP16KD; 27.8 MHz routed
-                   against the 25 MHz clock, met, bitstream; 242 s beside other builds. The
-                   earlier builds: docs/boards.md, "The board files' builds (history)"
+                   engines, about a sixth of its nodes; it ponders, as the 85F's (``ponder``,
+                   docs/ponder.md)
+built              at the forty-eighth session (``python -m trax_fpga.boards.build ulx3s_25f
+                   --ponder``, commit 9ea2cfc's gateware): 15203 of 24288 TRELLIS_COMB, 63%;
+                   2451 FFs; 51 of 56 DP16KD; 30.6 MHz routed against the 25 MHz clock, met,
+                   bitstream; 342 s beside the tests. Without pondering (forty-sixth session):
+                   14634, 60%; 2278 FFs; 50 DP16KD; 27.8 MHz. The earlier builds: docs/boards.md,
+                   "The board files' builds (history)"
 clock              25 MHz oscillator on G2, used directly (no PLL)
 UART               FTDI FT231X on the USB port (US1): FPGA rx M1, tx L4; 8N1, 19200 baud
 LEDs               led 0 (B2) playing, led 1 (C2) thinking, led 2 (C1) colour, led 3 (D2) error
@@ -36,10 +39,11 @@ BOARD = dataclasses.replace(
     platform=ULX3S_25F_Platform,
     program="openFPGALoader -b ulx3s build/ulx3s_25f/top.bit",
     player_options={
+        "ponder": True,  # as the 85F's (docs/ponder.md)
         "search_options": {
             **ULX3S_85F.player_options["search_options"],
             "engines": 1,
             "move_table": 8192,
-        }
+        },
     },
 )

@@ -108,8 +108,8 @@ class BoardConfig:
     budget: int = 0
     think: float = SIM_THINK
     search_options: tuple[tuple[str, int], ...] = REAL_SEARCH
-    #: The player thinks while the opponent does (docs/ponder.md; the board files' choice).
-    ponder: bool = False
+    #: The player thinks while the opponent does (docs/ponder.md; the board file's choice).
+    ponder: bool = True
 
     def player(self):
         """The :class:`~trax_fpga.hdl.player.Player` these parameters describe."""
@@ -451,7 +451,7 @@ def config_from(args) -> BoardConfig:
         budget=args.budget,
         think=args.think,
         search_options=search,
-        ponder=getattr(args, "ponder", False),
+        ponder=getattr(args, "ponder", BoardConfig.ponder),
     )
     checked = config.player()  # checks every parameter (ValueError with the bad value)
     checked._MustUse__silence = True  # built only for its checks: not an unused design
