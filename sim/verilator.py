@@ -28,6 +28,7 @@ The cache is ``$TRAX_VERILATOR_CACHE`` if set, else ``build/verilator`` in the s
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -295,7 +296,7 @@ def _runtime_folder(work: Path, env: dict) -> Path | None:
     if dry_run.returncode != 0 or "verilated.cpp" not in dry_run.stdout:
         return None
     digest = hashlib.sha256(dry_run.stdout.replace(str(work), "").encode())
-    digest.update(_compiler_version(env).encode())
+    digest.update(_tool_version("c++").encode())
     return work.parent / "runtime" / digest.hexdigest()[:20]
 
 
@@ -321,18 +322,6 @@ def _keep_runtime(obj: Path, runtime: Path) -> None:
         pass  # (kept by another process meanwhile, or no room: the next build compiles them)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-_compiler_cache: list[str] = []
-
-
-def _compiler_version(env: dict) -> str:
-    if not _compiler_cache:
-        result = subprocess.run(
-            ["c++", "--version"], env=env, capture_output=True, text=True, check=False
-        )
-        _compiler_cache.append(result.stdout.strip())
-    return _compiler_cache[0]
 
 
 def _load(directory: Path) -> Model:
@@ -374,7 +363,7 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
         _GENERATOR_VERSION,
         verilog_text,
         _harness_source(),
-        _verilator_version(),
+        _tool_version("verilator"),
         repr(VERILATOR_FLAGS),
         repr(MAKE_FLAGS),
         repr(sorted(signed_names)),
@@ -414,7 +403,7 @@ def build_by_parameters(
     remembered under ``key``. ``log`` (a callable taking a string) hears ``message`` about a
     build that has to be made."""
     settings = hashlib.sha256(key.encode())
-    for part in (_GENERATOR_VERSION, _harness_source(), _verilator_version()):
+    for part in (_GENERATOR_VERSION, _harness_source(), _tool_version("verilator")):
         settings.update(part.encode() + b"\0")
     settings.update(repr((VERILATOR_FLAGS, MAKE_FLAGS)).encode())
     index = cache_dir() / "designs" / f"{settings.hexdigest()[:24]}.json"
@@ -502,20 +491,17 @@ def _prune(root: Path) -> None:
         (root / f"{entry.name}.lock").unlink(missing_ok=True)
 
 
-_version_cache: list[str] = []
-
-
-def _verilator_version() -> str:
-    if not _version_cache:
-        result = subprocess.run(
-            ["verilator", "--version"],
-            env=toolchain.verilator_env(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        _version_cache.append(result.stdout.strip())
-    return _version_cache[0]
+@functools.cache
+def _tool_version(tool: str) -> str:
+    """``tool --version`` (``verilator``, ``c++``) in Verilator's environment, asked once."""
+    result = subprocess.run(
+        [tool, "--version"],
+        env=toolchain.verilator_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.stdout.strip()
 
 
 @dataclasses.dataclass(frozen=True)
