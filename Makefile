@@ -124,18 +124,25 @@ plans: $(STAMP)
 
 # KizuNa, an open contest engine (2nd at the 2016 RECONF Trax contest), to measure the board
 # against: the snapshot docs/evaluation.md measures, built for one thread (its only change).
-# Needs git, g++ and the network (KIZUNA_REPO may name a local clone instead).
+# Needs git, g++ and the network (KIZUNA_REPO may name a local clone instead). KIZUNA_TIME
+# (750, its own) is its think time a move in ms, built in (`LIMIT_TIME`): 75 builds the tenth
+# of it that scaled series play (with TICKS=251572, a tenth of the board's 0.8 s) into
+# build/kizuna-75ms.
 KIZUNA_REPO   ?= https://github.com/YuriCat/KizuNaTrax
 KIZUNA_COMMIT := 16feb28f155c7acff5fc1765bed3a7413cdaee89
-KIZUNA        := build/kizuna/out/release/kizuna_engine
+KIZUNA_TIME   ?= 750
+KIZUNA_DIR    := build/kizuna$(if $(filter-out 750,$(KIZUNA_TIME)),-$(KIZUNA_TIME)ms)
+KIZUNA        := $(KIZUNA_DIR)/out/release/kizuna_engine
 kizuna: $(KIZUNA)
 $(KIZUNA):
-	rm -rf build/kizuna
-	git clone -q $(KIZUNA_REPO) build/kizuna
-	git -C build/kizuna checkout -q $(KIZUNA_COMMIT)
-	sed -i 's/^constexpr std::size_t N_THREADS = 8;/constexpr std::size_t N_THREADS = 1;/' build/kizuna/src/trax/trax.hpp
-	grep -q '^constexpr std::size_t N_THREADS = 1;' build/kizuna/src/trax/trax.hpp
-	$(MAKE) -C build/kizuna release -j2
+	rm -rf $(KIZUNA_DIR)
+	git clone -q $(KIZUNA_REPO) $(KIZUNA_DIR)
+	git -C $(KIZUNA_DIR) checkout -q $(KIZUNA_COMMIT)
+	sed -i 's/^constexpr std::size_t N_THREADS = 8;/constexpr std::size_t N_THREADS = 1;/' $(KIZUNA_DIR)/src/trax/trax.hpp
+	grep -q '^constexpr std::size_t N_THREADS = 1;' $(KIZUNA_DIR)/src/trax/trax.hpp
+	sed -i 's/^uint64_t LIMIT_TIME = 750;/uint64_t LIMIT_TIME = $(KIZUNA_TIME);/' $(KIZUNA_DIR)/src/trax/client.cc
+	grep -q '^uint64_t LIMIT_TIME = $(KIZUNA_TIME);' $(KIZUNA_DIR)/src/trax/client.cc
+	$(MAKE) -C $(KIZUNA_DIR) release -j2
 
 # The ULX3S board file's player, through its compiled model (6 engines), against KizuNa at its
 # 0.75 s a move: GAMES (12) games, colours alternating. TICKS (2,515,723: its 0.8 s at 25 MHz
@@ -145,8 +152,10 @@ $(KIZUNA):
 # series of docs/evaluation.md) is its clock budget a move in the model's virtual time, NODES
 # (none) a node budget an engine beside it (the series of docs/evaluation.md before the
 # thirty-eighth session: 975,000 or 1,560,000 with TICKS=1000000000), PV_PLIES (4, the board
-# file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does.
-# KizuNa writes a log in its working directory.
+# file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does;
+# PONDER=0.55 plays it as a pondering board (docs/ponder.md). KIZUNA_TIME=75 with TICKS=251572
+# plays a tenth of both sides' time (docs/ponder.md's scaled series). KizuNa writes a log in
+# its working directory.
 SEED  ?= 3001
 TICKS ?= 2515723
 NODES ?= 1000000000
@@ -155,7 +164,7 @@ VARY ?= 0
 PONDER ?=
 GAMES ?= 12
 CONCURRENCY ?= 1
-KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))
+KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
 	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \

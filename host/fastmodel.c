@@ -652,6 +652,7 @@ typedef struct {
     Candidate *cands;
     int n_cands;
     int first_legal, first_legal_cell, first_legal_symbol;
+    int reply; /* the best move (a key) of the last node at ply 1 to return; NONE: none */
     jmp_buf stop;
     struct Engine *engine; /* in the many-engine search: the engine this is (yields) */
 } Searcher;
@@ -919,8 +920,10 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
         if (s->scores && ours && deep_enough && held->turn == turn) {
             int v = moved(held->value, -ply);
             if (held->kind == EXACT || (held->kind == LOWER && v >= beta) ||
-                (held->kind == UPPER && v <= alpha))
+                (held->kind == UPPER && v <= alpha)) {
+                if (ply == 1) s->reply = held->move;
                 return v;
+            }
         }
         if (ours) first = held->move;
     }
@@ -944,6 +947,7 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     }
     s->n_cands = base;
     int result = best > -INFINITY_SCORE ? best : 0;
+    if (ply == 1) s->reply = best_key;
     if (s->table && best_key != NONE) {
         const Entry *held = &probe.held;
         int deeper = held->valid && held->tag != probe.tag && held->left > left;
@@ -967,6 +971,7 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
 typedef struct {
     int32_t found, x, y, symbol, score, depth;
     int64_t nodes;
+    int32_t reply; /* the best move (a key, NONE: none) of the chosen move's node at ply 1 */
 } SearchResult;
 
 static int bad_parameters(int width, int height, int64_t budget, int max_depth, int entries,
@@ -987,7 +992,7 @@ static int searcher_init(Searcher *s, const int32_t *game, int n_moves, int widt
     s->research = research;
     s->budget = budget;
     for (int i = 0; i < MAX_PLY; i++) s->killers[i] = NONE;
-    s->first_legal = NONE;
+    s->first_legal = NONE, s->reply = NONE;
     s->cands = malloc(sizeof(Candidate) * CAND_STACK);
     if (!s->cands) return -2;
     if (entries) {
@@ -1025,19 +1030,21 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
         return 0;
     }
     volatile int have = 0, r_key = NONE, r_cell = 0, r_symbol = 0, r_score = 0, r_depth = 0;
+    volatile int r_reply = NONE;
     for (int depth = 1; depth <= max_depth; depth++) {
         volatile int best = -INFINITY_SCORE, alpha = -INFINITY_SCORE;
-        volatile int best_key = NONE, best_cell = 0, best_symbol = 0;
+        volatile int best_key = NONE, best_cell = 0, best_symbol = 0, best_reply = NONE;
         const int beta = INFINITY_SCORE;
         s->n_cands = 0;
         if (setjmp(s->stop)) {
             if (best_key != NONE) {
                 r_key = best_key, r_cell = best_cell, r_symbol = best_symbol, r_score = best;
+                r_reply = best_reply;
                 r_depth = have ? r_depth : 0;
                 have = 1;
             } else if (!have && s->first_legal != NONE) {
                 r_key = s->first_legal, r_cell = s->first_legal_cell;
-                r_symbol = s->first_legal_symbol, r_score = 0, r_depth = 0;
+                r_symbol = s->first_legal_symbol, r_score = 0, r_depth = 0, r_reply = NONE;
                 have = 1;
             }
             goto done;
@@ -1050,24 +1057,26 @@ int fm_search(const int32_t *game, int n_moves, int width, int height, int64_t b
                 s->first_legal = cands[i].key;
                 s->first_legal_cell = cands[i].cell, s->first_legal_symbol = cands[i].symbol;
             }
+            s->reply = NONE;
             int v = pv_value(s, 0, depth, alpha, beta, best > -INFINITY_SCORE);
             pop(s->p);
             if (v > best) {
                 best = v, best_key = cands[i].key;
-                best_cell = cands[i].cell, best_symbol = cands[i].symbol;
+                best_cell = cands[i].cell, best_symbol = cands[i].symbol, best_reply = s->reply;
             }
             if (v > alpha) alpha = v;
         }
         if (best_key == NONE) break; /* no legal move at all */
         r_key = best_key, r_cell = best_cell, r_symbol = best_symbol, r_score = best;
-        r_depth = depth;
+        r_reply = best_reply, r_depth = depth;
         have = 1;
         if (abs(best) >= MATE_BOUND) break;
     }
 done:
     out->nodes = s->nodes;
+    out->reply = NONE;
     if (have) {
-        out->found = 1;
+        out->found = 1, out->reply = r_reply;
         out->x = cell_x(r_cell), out->y = cell_y(r_cell), out->symbol = r_symbol;
         out->score = r_score, out->depth = r_depth;
     }
@@ -1141,19 +1150,20 @@ int fm_shape_features(const int32_t *game, int n_moves, int width, int height, i
 
 /* An engine's root best in the iteration (_Best). */
 typedef struct {
-    int value, key, cell, symbol, has_move, exact;
+    int value, key, cell, symbol, has_move, exact, reply;
 } Best;
 
-static void offer(Best *b, int value, const Candidate *move, int exact) {
+static void offer(Best *b, int value, const Candidate *move, int exact, int reply) {
     if (value > b->value || (value == b->value && exact && !b->exact)) {
         b->value = value, b->exact = exact, b->has_move = 1;
-        b->key = move->key, b->cell = move->cell, b->symbol = move->symbol;
+        b->key = move->key, b->cell = move->cell, b->symbol = move->symbol, b->reply = reply;
     }
 }
 
 /* What the engines share at a split node (_SplitNode). */
 typedef struct {
     int made, tickets, best[MAX_ENGINES], completed0, done;
+    int best_move[MAX_ENGINES]; /* the move (a key) of each engine's best there */
 } SplitNode;
 
 /* What the engines share in one iteration (_Iteration). */
@@ -1243,12 +1253,21 @@ static int split_alpha(const Iteration *it, const SplitNode *node) {
     return a;
 }
 
+/* The move of the split node's value: the best move of the lowest-numbered engine holding it. */
+static int split_move(const Iteration *it, const SplitNode *node) {
+    int a = split_alpha(it, node);
+    for (int i = 0; i < it->engines; i++)
+        if (node->best[i] == a && a > -INFINITY_SCORE) return node->best_move[i];
+    return NONE;
+}
+
 static SplitNode *split_node(Iteration *it, int ply) {
     SplitNode *node = &it->split[ply];
     if (!node->made) {
         node->made = 1;
         node->tickets = ply < it->deepest ? 1 : 0;
-        for (int i = 0; i < it->engines; i++) node->best[i] = -INFINITY_SCORE;
+        for (int i = 0; i < it->engines; i++)
+            node->best[i] = -INFINITY_SCORE, node->best_move[i] = NONE;
     }
     return node;
 }
@@ -1298,19 +1317,26 @@ static void split_share(Engine *e, int ply) {
         int value = leaf(s, ply, e->depth, -INFINITY_SCORE, INFINITY_SCORE);
         if (value == NONE_VALUE) value = -split_value(e, ply + 1);
         pop(s->p);
-        if (value > node->best[e->number]) node->best[e->number] = value;
+        if (value > node->best[e->number]) {
+            node->best[e->number] = value;
+            node->best_move[e->number] = moves_here[next - 1].key;
+        }
         node->completed0 = 1;
     }
     for (;;) {
         int ticket = ticket_of(&node->tickets);
         while (ticket > 0 && !node->completed0) yield_node(e, 0);
-        if (!take_ticket(s, moves_here, n, &next, &ordinal, ticket)) break;
+        const Candidate *move = take_ticket(s, moves_here, n, &next, &ordinal, ticket);
+        if (!move) break;
         int alpha = split_alpha(it, node), depth = e->depth - reduction(s, ply, e->depth);
         yield_node(e, 1);
         int value = leaf(s, ply, depth, alpha, INFINITY_SCORE);
         if (value == NONE_VALUE) value = -negamax(s, ply + 1, depth, -INFINITY_SCORE, -alpha);
         pop(s->p);
-        if (value > node->best[e->number]) node->best[e->number] = value;
+        if (value > node->best[e->number]) {
+            node->best[e->number] = value;
+            node->best_move[e->number] = move->key;
+        }
         if (ticket == 0) node->completed0 = 1;
     }
     s->n_cands = base;
@@ -1340,10 +1366,13 @@ static void engine_iteration(Engine *e) {
         search_play(s, move->cell, move->symbol);
         it->first = *move, it->has_first = 1;
         yield_node(e, 1);
-        int value = leaf(s, 0, depth, -INFINITY_SCORE, INFINITY_SCORE);
-        if (value == NONE_VALUE) value = -split_value(e, 1);
+        int value = leaf(s, 0, depth, -INFINITY_SCORE, INFINITY_SCORE), reply = NONE;
+        if (value == NONE_VALUE) {
+            value = -split_value(e, 1);
+            reply = split_move(it, split_node(it, 1));
+        }
         pop(s->p);
-        offer(&it->best[e->number], value, move, 1);
+        offer(&it->best[e->number], value, move, 1, reply);
         it->completed0 = 1;
         ordinal = 1;
     }
@@ -1356,12 +1385,13 @@ static void engine_iteration(Engine *e) {
         int alpha = iteration_alpha(it);
         yield_node(e, 1);
         int value = leaf(s, 0, depth, alpha, INFINITY_SCORE), exact = value != NONE_VALUE;
+        s->reply = NONE;
         if (!exact) {
             value = -negamax(s, 1, depth, -INFINITY_SCORE, -alpha);
             exact = value > alpha;
         }
         pop(s->p);
-        offer(&it->best[e->number], value, move, exact);
+        offer(&it->best[e->number], value, move, exact, s->reply);
         if (ticket == 0) it->completed0 = 1;
     }
 }
@@ -1427,6 +1457,7 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         goto free_all;
     }
     int have = 0, r_key = NONE, r_cell = 0, r_symbol = 0, r_score = 0, r_depth = 0;
+    int r_reply = NONE;
     int64_t ticks = 0;
     int split_deepest = pv_plies < (max_depth - 2 > 1 ? max_depth - 2 : 1)
                             ? pv_plies
@@ -1485,11 +1516,11 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
             if (merged >= 0 && (!have || it->completed0)) {
                 const Best *b = &it->best[merged];
                 r_key = b->key, r_cell = b->cell, r_symbol = b->symbol, r_score = score;
-                r_depth = have ? r_depth : 0;
+                r_reply = b->reply, r_depth = have ? r_depth : 0;
                 have = 1;
             } else if (!have && it->has_first) {
                 r_key = it->first.key, r_cell = it->first.cell, r_symbol = it->first.symbol;
-                r_score = 0, r_depth = 0;
+                r_score = 0, r_depth = 0, r_reply = NONE;
                 have = 1;
             }
             break;
@@ -1497,6 +1528,7 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         if (merged < 0) break; /* no legal move at all */
         const Best *b = &it->best[merged];
         r_key = b->key, r_cell = b->cell, r_symbol = b->symbol, r_score = score, r_depth = depth;
+        r_reply = b->reply;
         have = 1;
         out->iterations[out->n_iterations++] = score;
         if (abs(score) >= MATE_BOUND) break;
@@ -1507,8 +1539,9 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
             out->result.nodes += team[i].s.nodes;
         }
         out->ticks = ticks;
+        out->result.reply = NONE;
         if (have) {
-            out->result.found = 1;
+            out->result.found = 1, out->result.reply = r_reply;
             out->result.x = cell_x(r_cell), out->result.y = cell_y(r_cell);
             out->result.symbol = r_symbol, out->result.score = r_score;
             out->result.depth = r_depth;

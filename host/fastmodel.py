@@ -92,6 +92,7 @@ class _Result(ctypes.Structure):
         ("score", ctypes.c_int32),
         ("depth", ctypes.c_int32),
         ("nodes", ctypes.c_int64),
+        ("reply", ctypes.c_int32),
     ]
 
 
@@ -394,7 +395,15 @@ def _result(position: Position, width: int, height: int, out: _Result) -> HwSear
         out.nodes,
         (cell[0] % width, cell[1] % height),
         symbol,
+        reply=_reply(out.reply),
     )
+
+
+def _reply(key: int) -> tuple[tuple[int, int], Symbol] | None:
+    """A reply's key (``move_key``: the torus cell and symbol) as a window cell and symbol."""
+    if key < 0:
+        return None
+    return ((key >> 2) & 255, key >> 10), SYMBOLS[key & 3]
 
 
 def fast_parallel_search(
@@ -457,6 +466,7 @@ def fast_parallel_search(
         list(out.iterations[: out.n_iterations]),
         tuple(out.engine_nodes[:engines]),
         out.ticks,
+        reply=one.reply,
     )
 
 

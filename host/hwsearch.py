@@ -83,7 +83,16 @@ from .trackeval import OWN_ATTACK, ShapeTable, track_features, track_score
 from .trackorder import TrackOrder
 from .trackresearch import NO_LINES, TrackTuning, research_features, research_score
 
-__all__ = ["EVAL", "INFINITY", "MATE_BOUND", "WIN", "HwSearchResult", "hw_search", "window_order"]
+__all__ = [
+    "EVAL",
+    "INFINITY",
+    "MATE_BOUND",
+    "WIN",
+    "HwSearchResult",
+    "hw_search",
+    "reply_move",
+    "window_order",
+]
 
 WIN = 1000
 MATE_BOUND = WIN - 100
@@ -107,7 +116,13 @@ MODEL_RESEARCH = RESEARCH_NEWEST | RESEARCH_CUT
 @dataclasses.dataclass(frozen=True)
 class HwSearchResult:
     """What the search chose: the move (None only without any legal move), its score, the
-    deepest completed iteration, the nodes it played, and the move's window cell and symbol."""
+    deepest completed iteration, the nodes it played, and the move's window cell and symbol.
+
+    ``reply`` (research, the compiled model's alone: :mod:`.fastmodel`; None from the Python
+    models, and not compared) is the best move found below the move: the window cell and symbol
+    of the best move of the chosen move's node at ply 1, the opponent's move the search expects
+    (:func:`reply_move` names it); None when the move's value came without that node (a leaf, a
+    win) or the search had none. docs/ponder.md measured it as the pondering board's guess."""
 
     move: Move | None
     score: int
@@ -115,10 +130,31 @@ class HwSearchResult:
     nodes: int
     window_cell: tuple[int, int] | None
     symbol: Symbol | None
+    reply: tuple[tuple[int, int], Symbol] | None = dataclasses.field(
+        default=None, kw_only=True, compare=False
+    )
 
 
 class _Stop(Exception):  # noqa: N818 - control flow, not an error
     """The node budget is spent."""
+
+
+def reply_move(
+    position: Position, width: int, height: int, reply: tuple[tuple[int, int], Symbol] | None
+) -> Move | None:
+    """The notation of a search's ``reply`` (:class:`HwSearchResult`'s: a window cell and symbol)
+    in ``position``, the position after the search's move: the cell of the box or its ring on
+    that window cell (one at most, since the box and its ring fit the window). None without a
+    reply or a box."""
+    if reply is None or position.box is None:
+        return None
+    (wx, wy), symbol = reply
+    box = position.box
+    x = box.min_x - 1 + (wx - (box.min_x - 1)) % width
+    y = box.min_y - 1 + (wy - (box.min_y - 1)) % height
+    if x > box.max_x + 1 or y > box.max_y + 1:
+        return None
+    return position.move_at((x, y), symbol)
 
 
 def window_order(position: Position, width: int, height: int) -> list[tuple[int, tuple, Symbol]]:

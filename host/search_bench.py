@@ -685,16 +685,23 @@ def match_log_games(path: pathlib.Path, side: str) -> tuple[list[str], Colour] |
     return (moves, colours[0]) if len(colours) == 1 else None
 
 
-def ponder_hits(logs: list[pathlib.Path], side: str, ticks: int, share: int) -> None:
+def ponder_hits(
+    logs: list[pathlib.Path], side: str, ticks: int, share: int, free: bool = False
+) -> None:
     """How often a pondering board would have pondered the right position: in each game of the
     match logs ``logs`` that the player named ``side`` played, after each of its moves, whether
     the board file's player (its model, no variation) predicts the reply the opponent played,
-    searching the position after the move with ``ticks // share`` ticks (a board would take its
-    principal variation's reply, which its own search of the move had seen)."""
+    searching the position after the move with ``ticks // share`` ticks. With ``free``, also
+    whether the *free guess* does: the reply the board's own search of the move expects
+    (:class:`.hwsearch.HwSearchResult`'s ``reply``, the move searched again with ``ticks``; a
+    move the search does not choose again, as in a log of a pondering board's, has none), and
+    the free guess with the searched one where it has none."""
     from .engine import board_model
+    from .hwsearch import reply_move
 
     chooser = board_model()
     hits = replies = games = 0
+    free_hits = free_guesses = either_hits = 0
     for path in logs:
         game = match_log_games(path, side)
         if game is None:
@@ -702,18 +709,39 @@ def ponder_hits(logs: list[pathlib.Path], side: str, ticks: int, share: int) -> 
         moves, colour = game
         games += 1
         position = Position()
-        predicted = None
+        predicted = guess = None
         for move in moves:
             if predicted is not None:  # the opponent's reply to the player's move
                 replies += 1
-                hits += position.play(move).placed[0] == predicted[1]
-                predicted = None
+                tile = position.play(move).placed[0]
+                hits += tile == predicted[1]
+                free_guesses += guess is not None
+                free_hits += guess == tile
+                either_hits += (guess if guess is not None else predicted[1]) == tile
+                predicted = guess = None
                 continue
             if position.turn is colour:
+                if free and position.box is not None:
+                    searched = chooser._search(
+                        position, chooser.nodes, chooser.depth, chooser.research, ticks
+                    )
+                    searched = searched[0]
+                    if searched.move is not None and str(searched.move) == move:
+                        position.play(move)
+                        reply = reply_move(position, chooser.torus, chooser.torus, searched.reply)
+                        if reply is not None and position.outcome is None:
+                            guess = position.play(reply).placed[0]
+                            position.pop()
+                        position.pop()
                 chooser.predict(position, Move.parse(move), max(1, ticks // share))
                 predicted = chooser.predicted  # (None: the move ended the game)
             position.play(move)
-        print(f"{path}: {hits} of {replies} so far", file=sys.stderr, flush=True)
+        print(
+            f"{path}: {hits} of {replies} so far"
+            + (f"; free {free_hits} of {free_guesses}, with it {either_hits}" if free else ""),
+            file=sys.stderr,
+            flush=True,
+        )
     figure(
         "ponder hits",
         f"{hits} of {replies} ({100 * hits / max(1, replies):.1f} %)",
@@ -721,6 +749,21 @@ def ponder_hits(logs: list[pathlib.Path], side: str, ticks: int, share: int) -> 
         f"the board file's player's model predicting with {ticks // share:,} ticks, "
         f"{games} games of {side!r} in {len(logs)} match logs",
     )
+    if free:
+        figure(
+            "ponder hits, free guess",
+            f"{free_hits} of {replies} ({100 * free_hits / max(1, replies):.1f} %)",
+            "replies",
+            f"the reply the board file's player's search of its move expects ({ticks:,} ticks); "
+            f"{free_guesses} guesses, {games} games of {side!r}",
+        )
+        figure(
+            "ponder hits, free guess else searched",
+            f"{either_hits} of {replies} ({100 * either_hits / max(1, replies):.1f} %)",
+            "replies",
+            f"the free guess, or without one the search of {ticks // share:,} ticks, "
+            f"{games} games of {side!r}",
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -854,6 +897,11 @@ def main(argv: list[str] | None = None) -> None:
     ponder.add_argument(
         "--share", type=int, default=4, help="the prediction's share of a move's time: 1/N (4)"
     )
+    ponder.add_argument(
+        "--free",
+        action="store_true",
+        help="also the free guess: the reply the search of the move expects (a search a move)",
+    )
     think = sub.add_parser(
         "think", help="what the board file's player searches in its think time (figures)"
     )
@@ -867,7 +915,7 @@ def main(argv: list[str] | None = None) -> None:
     think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
     if args.command == "ponder":
-        ponder_hits(args.logs, args.side, args.ticks, args.share)
+        ponder_hits(args.logs, args.side, args.ticks, args.share, args.free)
     elif args.command == "think":
         plies = tuple(int(p) for p in args.pv_plies.split(","))
         think_figures(args.ticks, plies, args.positions)

@@ -24,7 +24,7 @@ from trax_fpga.host.fastmodel import (
     fast_search,
 )
 from trax_fpga.host.hwparallel import hw_parallel_search
-from trax_fpga.host.hwsearch import hw_search
+from trax_fpga.host.hwsearch import MATE_BOUND, hw_search, reply_move
 from trax_fpga.host.position import Position
 from trax_fpga.host.search_bench import make_player, midgame_positions
 from trax_fpga.host.tiles import Tile
@@ -619,3 +619,53 @@ def test_excluded_root_moves_are_left_out_and_cleared():
             assert search() == best
             checked += 1
     assert checked == 8
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_the_reply_is_the_best_reply_the_search_saw(depth):
+    """The compiled model's ``reply`` (research: the pondering board's free guess) is the best
+    move of the chosen move's node at ply 1: a legal move there, and, the node searched with an
+    exact window, one that keeps the root's score: the position after the move and the reply,
+    searched ``depth - 2`` plies, scores the root's score (positions won or lost aside)."""
+    options = {"move_table": 16384, "table_scores": True}
+    checked = 0
+    for position in midgame_positions(6, 64, HUMAN_GAMES):
+        result = fast_search(position, 64, 64, 10**7, depth, **options)
+        if abs(result.score) >= MATE_BOUND:  # a win or a loss ends the deepening
+            continue
+        assert result.depth == depth
+        position.play(result.move)
+        try:
+            reply = reply_move(position, 64, 64, result.reply)
+            assert reply is not None and reply in position.legal_moves()
+            position.play(reply)
+            try:
+                below = fast_search(position, 64, 64, 10**7, depth - 2, **options)
+            finally:
+                position.pop()
+        finally:
+            position.pop()
+        assert below.score == result.score, position
+        checked += 1
+    assert checked >= 4
+
+
+def test_many_engines_name_a_legal_reply():
+    """With the board file's six engines and the split to ply 4 the reply comes from the split
+    node's merged best (or the engine whose root move won): legal after the chosen move. A
+    depth-1 search has no node at ply 1, so no reply."""
+    options = {"move_table": 16384, "shared_table": True, "table_scores": True}
+    checked = 0
+    for position in midgame_positions(12, 64, HUMAN_GAMES):
+        found = fast_parallel_search(position, 64, 64, 20000, 8, 6, pv_plies=4, **options)
+        if abs(found.score) >= MATE_BOUND:  # the move wins or loses: no reply to expect
+            continue
+        position.play(found.move)
+        try:
+            assert reply_move(position, 64, 64, found.reply) in position.legal_moves()
+        finally:
+            position.pop()
+        shallow = fast_parallel_search(position, 64, 64, 20000, 1, 6, pv_plies=4, **options)
+        assert shallow.depth == 1 and shallow.reply is None
+        checked += 1
+    assert checked >= 4
