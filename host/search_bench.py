@@ -685,6 +685,85 @@ def match_log_games(path: pathlib.Path, side: str) -> tuple[list[str], Colour] |
     return (moves, colours[0]) if len(colours) == 1 else None
 
 
+@dataclasses.dataclass
+class SeriesScore:
+    """Player A's results over ``trax match`` series: wins, losses and games without a winner,
+    each as white and as black, and how many of the games are distinct (their moves)."""
+
+    wins: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    losses: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    draws: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    distinct: set = dataclasses.field(default_factory=set)
+
+    @property
+    def games(self) -> int:
+        return sum(self.wins.values()) + sum(self.losses.values()) + sum(self.draws.values())
+
+    @property
+    def score(self) -> float:
+        """A's share of the points (a game without a winner half a point)."""
+        points = sum(self.wins.values()) + sum(self.draws.values()) / 2
+        return points / self.games if self.games else 0.0
+
+    def errors_from_half(self) -> float:
+        """How many standard errors A's score lies above half (below: negative), the error of
+        a fair coin's share over as many games."""
+        return (self.score - 0.5) / (0.5 / self.games**0.5) if self.games else 0.0
+
+
+def series_score(directories: list[pathlib.Path]) -> SeriesScore:
+    """Player A's results over the series in ``directories`` (each a ``trax match --log-dir``),
+    read from their games' logs (``NNNN-*.log``: A's colour in the header's ``# white: A`` or
+    ``# black: A`` line, the ``# result:`` line, the moves)."""
+    total = SeriesScore()
+    for directory in directories:
+        logs = sorted(directory.glob("[0-9][0-9][0-9][0-9]-*.log"))
+        if not logs:
+            raise SystemExit(f"error: no game logs in {directory}")
+        for path in logs:
+            colour = result = None
+            moves = []
+            for line in path.read_text().splitlines():
+                if line.startswith(("# white: A ", "# black: A ")):
+                    colour = line[2:7]
+                elif line.startswith("# result: "):
+                    result = line[len("# result: ") :]
+                elif line and not line.startswith("#"):
+                    try:
+                        moves.append(str(Move.parse(line)))
+                    except TraxError:
+                        continue  # the title lines
+            if colour is None or result in (None, "*"):
+                continue  # a game being played or cut short (a resumed series plays it again)
+            if result == f"{colour} wins":
+                total.wins[colour] += 1
+            elif result.endswith(" wins"):
+                total.losses[colour] += 1
+            else:
+                total.draws[colour] += 1
+            total.distinct.add((colour, tuple(moves)))
+    return total
+
+
+def series_figures(directories: list[pathlib.Path]) -> None:
+    """Print player A's score over the series in ``directories`` (a figure line)."""
+    total = series_score(directories)
+    won, lost, none = (sum(c.values()) for c in (total.wins, total.losses, total.draws))
+    by_colour = ", ".join(
+        f"as {c} {total.wins[c]}-{total.losses[c]}"
+        + (f"-{total.draws[c]}" if total.draws[c] else "")
+        for c in ("white", "black")
+    )
+    figure(
+        "series score",
+        f"{won}-{lost}-{none} ({100 * total.score:.1f} %, "
+        f"{total.errors_from_half():+.1f} standard errors)",
+        "games won-lost-undecided by player A",
+        f"{total.games} games, {len(total.distinct)} distinct, {by_colour}, "
+        f"{len(directories)} series",
+    )
+
+
 def ponder_hits(
     logs: list[pathlib.Path], side: str, ticks: int, share: int, free: bool = False
 ) -> None:
@@ -902,6 +981,8 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="also the free guess: the reply the search of the move expects (a search a move)",
     )
+    series = sub.add_parser("series", help="player A's score over trax match series (their logs)")
+    series.add_argument("directories", nargs="+", type=pathlib.Path, help="trax match --log-dir")
     think = sub.add_parser(
         "think", help="what the board file's player searches in its think time (figures)"
     )
@@ -914,7 +995,9 @@ def main(argv: list[str] | None = None) -> None:
     think.add_argument("--pv-plies", default="1,4", help="comma-separated pv_plies (1,4)")
     think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
-    if args.command == "ponder":
+    if args.command == "series":
+        series_figures(args.directories)
+    elif args.command == "ponder":
         ponder_hits(args.logs, args.side, args.ticks, args.share, args.free)
     elif args.command == "think":
         plies = tuple(int(p) for p in args.pv_plies.split(","))

@@ -75,3 +75,41 @@ def test_names_are_made_safe_for_file_names():
     assert safe_name("engine:/usr/bin/x --fast") == "engine_usr_bin_x_fast"
     assert safe_name("a-b") == "a_b"  # '-' separates the names in a log's file name
     assert safe_name("///") == "player"
+
+
+def test_a_series_score_counts_player_as_games_by_colour(tmp_path, capsys):
+    """``search_bench series``: A's wins, losses and undecided games as white and as black over
+    several series' logs, the distinct games, a game still being played left out."""
+    from trax_fpga.host.search_bench import series_figures, series_score
+
+    games = [  # (series, A's colour, result, moves)
+        ("s1", "white", Colour.WHITE, ["@0/", "A2+"]),
+        ("s1", "black", Colour.WHITE, ["@0/", "A2\\"]),
+        ("s1", "white", None, ["@0+", "B1+"]),
+        ("s2", "black", Colour.BLACK, ["@0+", "A1/"]),
+        ("s2", "white", Colour.WHITE, ["@0/", "A2+"]),  # the same game as s1's first
+    ]
+    for number, (series, colour, winner, moves) in enumerate(games, 1):
+        directory = tmp_path / series
+        directory.mkdir(exist_ok=True)
+        white, black = ("a", "b") if colour == "white" else ("b", "a")
+        header = {colour: "A = engine:a", "black" if colour == "white" else "white": "B = b"}
+        log = GameLog(directory / f"{number:04d}-{white}-{black}.log", white, black, header)
+        for move in moves:
+            log.write_move(move)
+        reason = "loop" if winner is not None else "max plies"
+        log.finish(GameRecord(number, white, black, winner, reason, moves, [0.1] * len(moves)))
+    with GameLog(tmp_path / "s2" / "0009-a-b.log", "a", "b", {"white": "A = a"}) as log:
+        log.write_move("@0/")  # being played: result "*"
+    score = series_score([tmp_path / "s1", tmp_path / "s2"])
+    assert (score.wins, score.losses, score.draws) == (
+        {"white": 2, "black": 1},
+        {"black": 1},
+        {"white": 1},
+    )
+    assert score.games == 5 and len(score.distinct) == 4
+    assert score.score == 3.5 / 5
+    series_figures([tmp_path / "s1", tmp_path / "s2"])
+    line = capsys.readouterr().out
+    assert line.startswith("series score: 3-1-1 (70.0 %, +0.9 standard errors)"), line
+    assert "5 games, 4 distinct, as white 2-0-1, as black 1-1, 2 series" in line
