@@ -153,7 +153,8 @@ $(KIZUNA):
 # (none) a node budget an engine beside it (the series of docs/evaluation.md before the
 # thirty-eighth session: 975,000 or 1,560,000 with TICKS=1000000000), PV_PLIES (4, the board
 # file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does;
-# PONDER=0.55 plays it as a pondering board (docs/ponder.md). KIZUNA_TIME=75 with TICKS=251572
+# PONDER=0.55 plays it as a pondering board (docs/ponder.md); RESEARCH=F adds the compiled
+# model's research flags (not the board's search). KIZUNA_TIME=75 with TICKS=251572
 # plays a tenth of both sides' time (docs/ponder.md's scaled series). KizuNa writes a log in
 # its working directory.
 SEED  ?= 3001
@@ -162,13 +163,14 @@ NODES ?= 1000000000
 PV_PLIES ?= 4
 VARY ?= 0
 PONDER ?=
+RESEARCH ?=
 GAMES ?= 12
 CONCURRENCY ?= 1
-KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
+KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(RESEARCH),-r$(RESEARCH))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
 	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \
-	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))" \
+	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))$(if $(RESEARCH), --research $(RESEARCH))" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
 	  --concurrency $(CONCURRENCY) \
 	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)

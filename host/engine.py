@@ -256,12 +256,12 @@ class ModelChooser:
     side after the chosen move; when it proves the opponent's win, the position is searched
     again without that move (:meth:`_verified`). ``ticks`` (None: none): the clock budget of a
     move in the model's virtual time (:func:`.fastmodel.model_search`'s), beside ``nodes``.
-    ``ponder`` (research, with ``ticks``; None: none) measures what pondering would give the
-    board, which does not ponder: after each of its moves the chooser predicts the opponent's
-    reply (:meth:`predict`, with a quarter of a move's ticks), and when the opponent plays it,
-    the next search gets the ticks of ``ponder`` more seconds of the board's clock, as a board
-    that had searched the predicted position while the opponent thought would have
-    (:meth:`_ponder_ticks`).
+    ``ponder`` (with ``ticks``; None: none) plays as the pondering board does
+    (docs/ponder.md), in the model's time: after each of its moves the chooser predicts the
+    opponent's reply (:meth:`predict`, with a quarter of a move's ticks, the board's guess),
+    and when the opponent plays it, the next search gets the ticks of ``ponder`` more seconds of
+    the board's clock, as the board that searched the predicted position while the opponent
+    thought has (:meth:`_ponder_ticks`).
     The table is empty at the start of every search, as the board's. On a torus of at most
     64 x 64 the model runs compiled (:mod:`.fastmodel`: node for node the same, one engine some
     180 times faster, seven some 140) when a C compiler is at hand.

@@ -1253,9 +1253,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=None,
         metavar="S",
-        help="model, with --ticks (research: the board does not ponder): when the opponent "
-        "plays the reply the model predicted, search the next move S seconds of the board's "
-        "clock longer, as a board that pondered while the opponent thought would have",
+        help="model, with --ticks: play as a pondering board (docs/ponder.md): when the "
+        "opponent plays the reply the model predicted (searched with a quarter of a move's "
+        "ticks), search the next move S seconds of the board's clock longer (0.55: the time "
+        "a board ponders while KizuNa thinks its 0.75 s)",
     )
     _add_board_search_options(p, "model")
     p.add_argument(
