@@ -705,6 +705,13 @@ class SeriesScore:
         points = sum(self.wins.values()) + sum(self.draws.values()) / 2
         return points / self.games if self.games else 0.0
 
+    def variance(self) -> float:
+        """The variance of one game's points (1, 1/2 or 0) over these games."""
+        if not self.games:
+            return 0.0
+        wins, draws = sum(self.wins.values()), sum(self.draws.values())
+        return (wins + draws / 4) / self.games - self.score**2
+
     def errors_from_half(self) -> float:
         """How many standard errors A's score lies above half (below: negative), the error of
         a fair coin's share over as many games."""
@@ -745,23 +752,43 @@ def series_score(directories: list[pathlib.Path]) -> SeriesScore:
     return total
 
 
-def series_figures(directories: list[pathlib.Path]) -> None:
-    """Print player A's score over the series in ``directories`` (a figure line)."""
-    total = series_score(directories)
-    won, lost, none = (sum(c.values()) for c in (total.wins, total.losses, total.draws))
-    by_colour = ", ".join(
-        f"as {c} {total.wins[c]}-{total.losses[c]}"
-        + (f"-{total.draws[c]}" if total.draws[c] else "")
-        for c in ("white", "black")
-    )
-    figure(
-        "series score",
-        f"{won}-{lost}-{none} ({100 * total.score:.1f} %, "
-        f"{total.errors_from_half():+.1f} standard errors)",
-        "games won-lost-undecided by player A",
-        f"{total.games} games, {len(total.distinct)} distinct, {by_colour}, "
-        f"{len(directories)} series",
-    )
+def series_figures(
+    directories: list[pathlib.Path], against: list[pathlib.Path] | None = None
+) -> None:
+    """Print player A's score over the series in ``directories`` (a figure line); with
+    ``against``, its score over those too and the difference of the two, in points and in
+    standard errors (each score's error that of its own games)."""
+    scores = []
+    for name, group in (("series score", directories), ("against", against or [])):
+        if not group:
+            continue
+        total = series_score(group)
+        scores.append(total)
+        won, lost, none = (sum(c.values()) for c in (total.wins, total.losses, total.draws))
+        by_colour = ", ".join(
+            f"as {c} {total.wins[c]}-{total.losses[c]}"
+            + (f"-{total.draws[c]}" if total.draws[c] else "")
+            for c in ("white", "black")
+        )
+        figure(
+            name,
+            f"{won}-{lost}-{none} ({100 * total.score:.1f} %, "
+            f"{total.errors_from_half():+.1f} standard errors)",
+            "games won-lost-undecided by player A",
+            f"{total.games} games, {len(total.distinct)} distinct, {by_colour}, "
+            f"{len(group)} series",
+        )
+    if len(scores) == 2:
+        first, second = scores
+        error = (first.variance() / first.games + second.variance() / second.games) ** 0.5
+        difference = first.score - second.score
+        figure(
+            "series difference",
+            f"{100 * difference:+.1f} points ({difference / error if error else 0:+.1f} "
+            "standard errors)",
+            "of player A's score",
+            f"{first.games} games against {second.games}",
+        )
 
 
 def ponder_hits(
@@ -983,6 +1010,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     series = sub.add_parser("series", help="player A's score over trax match series (their logs)")
     series.add_argument("directories", nargs="+", type=pathlib.Path, help="trax match --log-dir")
+    series.add_argument(
+        "--against",
+        nargs="+",
+        type=pathlib.Path,
+        metavar="DIR",
+        help="other series to compare with: their score and the difference of the two",
+    )
     think = sub.add_parser(
         "think", help="what the board file's player searches in its think time (figures)"
     )
@@ -996,7 +1030,7 @@ def main(argv: list[str] | None = None) -> None:
     think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
     args = parser.parse_args(argv)
     if args.command == "series":
-        series_figures(args.directories)
+        series_figures(args.directories, args.against)
     elif args.command == "ponder":
         ponder_hits(args.logs, args.side, args.ticks, args.share, args.free)
     elif args.command == "think":

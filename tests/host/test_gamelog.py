@@ -113,3 +113,9 @@ def test_a_series_score_counts_player_as_games_by_colour(tmp_path, capsys):
     line = capsys.readouterr().out
     assert line.startswith("series score: 3-1-1 (70.0 %, +0.9 standard errors)"), line
     assert "5 games, 4 distinct, as white 2-0-1, as black 1-1, 2 series" in line
+    # Against s2 alone (2 wins of 2: variance 0): s1's 1.5 of 3 (variance 1/6 a game).
+    series_figures([tmp_path / "s1"], against=[tmp_path / "s2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("series score: 1-1-1 (50.0 %"), lines
+    assert lines[1].startswith("against: 2-0-0 (100.0 %"), lines
+    assert lines[2].startswith("series difference: -50.0 points (-2.1 standard errors)"), lines
