@@ -45,6 +45,7 @@ __all__ = [
     "PlayerStartError",
     "ProtocolPlayer",
     "ResignedError",
+    "search_text",
     "show_output",
 ]
 
@@ -72,6 +73,21 @@ def show_output(lines: list[bytes], limit: int = 120) -> str:
     """Lines a player sent, for a log: each as a quoted string, cut after ``limit`` characters."""
     text = " ".join(repr(line.decode("ascii", "backslashreplace")) for line in lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def search_text(figures: dict | None) -> str | None:
+    """A player's ``last_search`` in words (``depth 6, 1,234 nodes, 20,000 clocks``: those it
+    has), or None without figures."""
+    if not figures:
+        return None
+    parts = []
+    if figures.get("depth"):
+        parts.append(f"depth {figures['depth']}")
+    if figures.get("nodes") is not None:
+        parts.append(f"{figures['nodes']:,} nodes")
+    if figures.get("clocks") is not None:
+        parts.append(f"{figures['clocks']:,} clocks")
+    return ", ".join(parts) or None
 
 
 class Player(abc.ABC):
@@ -328,6 +344,8 @@ class HumanPlayer(Player):
 
     The diagram is coloured when ``colour`` is true (default: when ``output`` is a terminal).
     The end of ``input`` or ``resign`` raises :class:`ResignedError`. Not timed.
+    ``opponent_search`` (None: none) gives the opponent's ``last_search`` figures, shown beside
+    each of its moves (``board played B1/ (depth 6, 1,234 nodes)``).
     """
 
     timed = False
@@ -339,12 +357,14 @@ class HumanPlayer(Player):
         output: TextIO | None = None,
         colour: bool | None = None,
         opponent: str = "opponent",
+        opponent_search: Callable[[], dict | None] | None = None,
     ) -> None:
         super().__init__(name)
         self.input = input or sys.stdin
         self.output = output or sys.stdout
         self.colour = self.output.isatty() if colour is None else colour
         self.opponent = opponent
+        self.opponent_search = opponent_search
         self.position = Position()
         self.side = Colour.WHITE
 
@@ -359,7 +379,8 @@ class HumanPlayer(Player):
 
     def answer(self, move: str | None, timeout: float | None) -> str:
         if move is not None:
-            self._show_turn(self.position.play(move), self.opponent)
+            figures = search_text(self.opponent_search()) if self.opponent_search else None
+            self._show_turn(self.position.play(move), self.opponent, figures)
         self._say(render(self.position, colour=self.colour))
         while True:
             self.output.write(f"{self.side.word} to move> ")
@@ -386,8 +407,8 @@ class HumanPlayer(Player):
             self._show_turn(turn, "you")
             return text
 
-    def _show_turn(self, turn: Turn, who: str) -> None:
-        self._say(f"{who} played {turn.move}")
+    def _show_turn(self, turn: Turn, who: str, figures: str | None = None) -> None:
+        self._say(f"{who} played {turn.move}" + (f" ({figures})" if figures else ""))
         if turn.forced:
             cells = " ".join(
                 str(self.position.move_at(cell, tile.symbol)) for cell, tile in turn.forced

@@ -1008,7 +1008,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play the board at the terminal (a real board with --port, else the simulated one), or
     another opponent (--opponent)."""
     board = opponent_player(args.opponent, args.port, args)
-    human = HumanPlayer(opponent=board.name)
+    human = HumanPlayer(opponent=board.name, opponent_search=lambda: board.last_search)
     series_log = SeriesLog(args.log_dir, "human", board.name) if args.log_dir else None
     try:
         if args.colour is Colour.WHITE:

@@ -121,3 +121,20 @@ def test_stray_output_kept_for_the_log_is_bounded():
     stray = player.take_stray()
     assert len(stray) == MAX_STRAY + 1 and stray[-1] == b"[more lines]"
     assert player.take_stray() == []
+
+
+def test_a_person_sees_the_opponents_search_figures_beside_its_move():
+    """``trax play`` shows the board's search figures of each answer (its ``last_search``)."""
+    figures = {"depth": 6, "nodes": 1234567, "clocks": 20000000}
+    out = io.StringIO()
+    player = HumanPlayer(
+        input=io.StringIO("A2\\\n"), output=out, colour=False, opponent="board",
+        opponent_search=lambda: figures,
+    )  # fmt: skip
+    player.new_game(Colour.BLACK)
+    assert player.answer("@0/", None) == "A2\\"
+    assert "board played @0/ (depth 6, 1,234,567 nodes, 20,000,000 clocks)" in out.getvalue()
+    player, out = human("A2\\\n")  # an opponent without figures: the move alone
+    player.new_game(Colour.BLACK)
+    player.answer("@0/", None)
+    assert "board played @0/\n" in out.getvalue()

@@ -33,7 +33,7 @@ from aiohttp import WSMsgType, web
 from ..host.errors import TraxError
 from ..host.gamelog import GameRecord
 from ..host.notation import Move
-from ..host.players import Player, ResignedError
+from ..host.players import Player, ResignedError, search_text
 from ..host.position import Position
 from ..host.referee import Referee
 from ..host.svg import board_svg, cell_name, tile_svg
@@ -114,17 +114,7 @@ class GameView:
 
 def _search_text(player: Player) -> str | None:
     """The search figures of the player's last answer, if it reports any."""
-    figures = getattr(player, "last_search", None)
-    if not figures:
-        return None
-    parts = []
-    if figures.get("depth"):
-        parts.append(f"depth {figures['depth']}")
-    if figures.get("nodes") is not None:
-        parts.append(f"{figures['nodes']:,} nodes")
-    if figures.get("clocks") is not None:
-        parts.append(f"{figures['clocks']:,} clocks")
-    return ", ".join(parts) or None
+    return search_text(getattr(player, "last_search", None))
 
 
 # --- playing ------------------------------------------------------------------------------------
