@@ -668,20 +668,28 @@ def kizuna_wins(flags: tuple[int, ...], nodes: int = BOARD_NODES) -> None:
         )
 
 
-def match_log_games(path: pathlib.Path, side: str) -> tuple[list[str], Colour] | None:
-    """A game of a ``trax match`` log (its header's ``# white:`` and ``# black:`` lines, then its
-    moves one a line): its moves, and the colour of the player whose header names ``side``
-    (None when neither or both do)."""
-    moves, colours = [], []
+def read_match_log(path: pathlib.Path) -> tuple[dict[str, str], list[str]]:
+    """A ``trax match`` game log: its header (``# key: value`` lines, e.g. ``white``,
+    ``black``, ``result``) and its moves, one a line."""
+    header, moves = {}, []
     for line in path.read_text().splitlines():
-        if line.startswith("# white:") or line.startswith("# black:"):
-            if side in line:
-                colours.append(Colour.WHITE if line.startswith("# white:") else Colour.BLACK)
-        elif line and not line.startswith("#"):
+        if line.startswith("# "):
+            key, _, value = line[2:].partition(": ")
+            header.setdefault(key, value)
+        elif line:
             try:
                 moves.append(str(Move.parse(line)))
             except TraxError:
                 continue  # the title lines
+    return header, moves
+
+
+def match_log_games(path: pathlib.Path, side: str) -> tuple[list[str], Colour] | None:
+    """A game of a ``trax match`` log (its header's ``# white:`` and ``# black:`` lines, then its
+    moves one a line): its moves, and the colour of the player whose header names ``side``
+    (None when neither or both do)."""
+    header, moves = read_match_log(path)
+    colours = [c for c in (Colour.WHITE, Colour.BLACK) if side in header.get(c.word, "")]
     return (moves, colours[0]) if len(colours) == 1 else None
 
 
@@ -728,18 +736,11 @@ def series_score(directories: list[pathlib.Path]) -> SeriesScore:
         if not logs:
             raise SystemExit(f"error: no game logs in {directory}")
         for path in logs:
-            colour = result = None
-            moves = []
-            for line in path.read_text().splitlines():
-                if line.startswith(("# white: A ", "# black: A ")):
-                    colour = line[2:7]
-                elif line.startswith("# result: "):
-                    result = line[len("# result: ") :]
-                elif line and not line.startswith("#"):
-                    try:
-                        moves.append(str(Move.parse(line)))
-                    except TraxError:
-                        continue  # the title lines
+            header, moves = read_match_log(path)
+            colour = next(
+                (c for c in ("white", "black") if header.get(c, "").startswith("A ")), None
+            )
+            result = header.get("result")
             if colour is None or result in (None, "*"):
                 continue  # a game being played or cut short (a resumed series plays it again)
             if result == f"{colour} wins":
@@ -828,10 +829,9 @@ def ponder_hits(
                 continue
             if position.turn is colour:
                 if free and position.box is not None:
-                    searched = chooser._search(
+                    searched, _ = chooser._search(
                         position, chooser.nodes, chooser.depth, chooser.research, ticks
                     )
-                    searched = searched[0]
                     if searched.move is not None and str(searched.move) == move:
                         position.play(move)
                         reply = reply_move(position, chooser.torus, chooser.torus, searched.reply)
