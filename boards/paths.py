@@ -1,6 +1,7 @@
 """The longest paths of a synthesized ECP5 netlist, estimated before place and route.
 
-``python -m trax_fpga.boards.paths BUILD_DIR/top.json [--top 25] [--path N] [--under NAME]``
+``python -m trax_fpga.boards.paths BUILD_DIR/top.json [--top 25] [--path N] [--under NAME]
+[--cut REGEX]``
 
 nextpnr's timing report names one critical path, the worst; fixing it shows the next only after
 another place and route (an hour for the ULX3S-85F's player). This reads the netlist that
@@ -16,6 +17,10 @@ carry chain's step 0.06, and :data:`ROUTE_NS` for every net between two cells th
 one slice. Routing is two thirds of a routed path on these parts and varies from 0 to 3 ns a
 net, so a figure here ranks paths and counts their cells; it is not a clock. The routed Fmax
 stays the place-and-route report's (``report.json``).
+
+``--cut REGEX`` asks what a register would give before it is built: the nets whose names match
+(kept through synthesis by a ``keep`` attribute on their signals) start paths as flip-flops do
+and end the paths into them, so the list shows the clock's two halves.
 """
 
 from __future__ import annotations
@@ -27,7 +32,16 @@ import re
 import sys
 from dataclasses import dataclass
 
-__all__ = ["ROUTE_NS", "Endpoint", "Netlist", "Timing", "group_name", "longest_paths", "main"]
+__all__ = [
+    "ROUTE_NS",
+    "Endpoint",
+    "Netlist",
+    "Timing",
+    "cut_bits",
+    "group_name",
+    "longest_paths",
+    "main",
+]
 
 #: The routing delay assumed for a net between two slices (ns).
 ROUTE_NS = 1.0
@@ -106,8 +120,9 @@ def _ports(cell: dict, prefix: str) -> list[int]:
 class Timing:
     """The estimated arrival of every net bit of a :class:`Netlist`, found on demand."""
 
-    def __init__(self, netlist: Netlist):
+    def __init__(self, netlist: Netlist, cuts: frozenset[int] = frozenset()):
         self.netlist = netlist
+        self.cuts = cuts  # bits read as if a flip-flop drove them (and ended the path into them)
         self.cells = cells = netlist.module["cells"]
         self.driver: dict[int, tuple[str, str]] = {}  # bit -> (cell, port)
         for cname, cell in cells.items():
@@ -133,8 +148,8 @@ class Timing:
 
     def arrival(self, bit: int) -> tuple[float, int | None, int]:
         """(arrival in ns, the input bit on the worst path or None at a start, cells so far)."""
-        memo, cells = self.memo, self.cells
-        stack = [bit]
+        memo = self.memo
+        stack = self._stack = [bit]
         while stack:
             b = stack[-1]
             if b in memo:
@@ -145,27 +160,47 @@ class Timing:
                 memo[b] = (start, None, 0)
                 stack.pop()
                 continue
-            cname, port = self.driver[b]
-            cell = cells[cname]
-            inputs = _comb_inputs(cell, port)
-            pending = [i for i, _, _ in inputs if i not in memo]
-            if pending:
-                stack.extend(pending)
+            best = self._through(b)
+            if best is None:
                 continue
             stack.pop()
-            best = (_LUTRAM_CLK_TO_Q if cell["type"] == "TRELLIS_DPR16X4" else 0.0, None, 0)
-            for i, sink_port, delay in inputs:
-                t, _, n = memo[i]
-                t += self.route(i, cell["type"], sink_port) + delay
-                if t > best[0]:
-                    best = (t, i, n + (0 if sink_port == "CIN" else 1))
             memo[b] = best
         return memo[bit]
+
+    def _through(self, b: int) -> tuple[float, int | None, int] | None:
+        """The arrival at a combinational cell's output from its inputs', or None (with the
+        inputs not yet known pushed on ``self._stack``)."""
+        cname, port = self.driver[b]
+        cell = self.cells[cname]
+        inputs = _comb_inputs(cell, port)
+        pending = [i for i, _, _ in inputs if i not in self.memo]
+        if pending:
+            self._stack.extend(pending)
+            return None
+        best = (_LUTRAM_CLK_TO_Q if cell["type"] == "TRELLIS_DPR16X4" else 0.0, None, 0)
+        for i, sink_port, delay in inputs:
+            t, _, n = self.memo[i]
+            t += self.route(i, cell["type"], sink_port) + delay
+            if t > best[0]:
+                best = (t, i, n + (0 if sink_port == "CIN" else 1))
+        return best
+
+    def arrival_into(self, bit: int) -> tuple[float, int | None, int]:
+        """A cut bit's arrival as its driver makes it (the end of the path into the cut)."""
+        cname, port = self.driver[bit]
+        for i, _, _ in _comb_inputs(self.cells[cname], port) or []:
+            self.arrival(i)
+        self._stack = []
+        best = self._through(bit)
+        assert best is not None
+        return best
 
     def _start(self, bit: int) -> float | None:
         """A path's start time at this bit, or None where it is a combinational cell's output."""
         if bit not in self.driver:
             return 0.0
+        if bit in self.cuts:
+            return _FF_CLK_TO_Q
         cname, port = self.driver[bit]
         cell = self.cells[cname]
         if cell["type"] == "TRELLIS_FF":
@@ -176,20 +211,24 @@ class Timing:
             return 0.0
         return None
 
-    def chain(self, bit: int) -> list[int]:
-        """The bits of the worst path to ``bit``, from its start."""
+    def chain(self, bit: int, into: bool = False) -> list[int]:
+        """The bits of the worst path to ``bit``, from its start (``into``: to a cut bit, as
+        its driver makes it)."""
         self.arrival(bit)
         chain = []
+        if into:
+            chain.append(bit)
+            bit = self.arrival_into(bit)[1]
         while bit is not None:
             chain.append(bit)
             bit = self.memo[bit][1]
         return chain[::-1]
 
-    def signals(self, bit: int) -> tuple[str, ...]:
+    def signals(self, bit: int, into: bool = False) -> tuple[str, ...]:
         """The design's signals the worst path's nets were named from, from its start, once each
         (a synthesized net's name is its source signal's, with the cells it passed appended)."""
         readable: list[str] = []
-        for x in self.chain(bit):
+        for x in self.chain(bit, into):
             base = re.split(
                 r"_(?:LUT4|PFUMX|L6MUX21|CCU2C|TRELLIS_FF|DP16KD)", self.netlist.name(x)
             )[0]
@@ -198,9 +237,21 @@ class Timing:
         return tuple(readable)
 
 
-def longest_paths(netlist: Netlist) -> list[Endpoint]:
-    """Every endpoint's worst estimated path, the worst first."""
-    timing = Timing(netlist)
+def cut_bits(netlist: Netlist, patterns: list[str]) -> frozenset[int]:
+    """The bits of the nets whose names match one of ``patterns`` (regular expressions)."""
+    return frozenset(
+        b
+        for name, net in netlist.module["netnames"].items()
+        if any(re.search(p, name) for p in patterns)
+        for b in net["bits"]
+        if isinstance(b, int)
+    )
+
+
+def longest_paths(netlist: Netlist, cuts: frozenset[int] = frozenset()) -> list[Endpoint]:
+    """Every endpoint's worst estimated path, the worst first; with ``cuts``, as if those bits
+    were registered (each cut bit is then an endpoint too, named ``cut:<net>``)."""
+    timing = Timing(netlist, cuts)
     ends = []
     for cname, cell in timing.cells.items():
         kind = cell["type"]
@@ -224,12 +275,23 @@ def longest_paths(netlist: Netlist) -> list[Endpoint]:
             t, _, n = timing.arrival(b)
             t += timing.route(b, kind, port)
             end = label if kind == "TRELLIS_FF" else f"{label}.{port}"
-            ends.append((t, n, b, end))
+            ends.append((t, n, b, end, False))
+    for b in cuts:
+        if b in timing.driver and _comb_inputs(*_driver_cell(timing, b)) is not None:
+            t, _, n = timing.arrival_into(b)
+            ends.append((t, n, b, f"cut:{netlist.name(b)}", True))
     results = []
-    for t, n, b, end in sorted(ends, key=lambda e: -e[0]):
-        chain = timing.chain(b)
-        results.append(Endpoint(round(t, 2), n, end, netlist.name(chain[0]), timing.signals(b)))
+    for t, n, b, end, into in sorted(ends, key=lambda e: -e[0]):
+        chain = timing.chain(b, into)
+        results.append(
+            Endpoint(round(t, 2), n, end, netlist.name(chain[0]), timing.signals(b, into))
+        )
     return results
+
+
+def _driver_cell(timing: Timing, bit: int) -> tuple[dict, str]:
+    cname, port = timing.driver[bit]
+    return timing.cells[cname], port
 
 
 def _comb_inputs(cell: dict, port: str) -> list[tuple[int, str, float]] | None:
@@ -286,6 +348,14 @@ def main(argv: list[str] | None = None) -> int:
         help="also print the arrival at the nets whose names match REGEX (repeatable)",
     )
     parser.add_argument(
+        "--cut",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="read the nets whose names match REGEX as registered: what a register there would "
+        "give (keep the signals through synthesis with a keep attribute; repeatable)",
+    )
+    parser.add_argument(
         "--over",
         type=float,
         action="append",
@@ -298,14 +368,17 @@ def main(argv: list[str] | None = None) -> int:
         netlist = Netlist(json.load(f))
     groups: dict[str, Endpoint] = {}
     counts: collections.Counter[str] = collections.Counter()
-    for e in longest_paths(netlist):
+    cuts = cut_bits(netlist, args.cut)
+    if args.cut and not cuts:
+        parser.error(f"no net matches {args.cut}")
+    for e in longest_paths(netlist, cuts):
         if args.under not in e.end:
             continue
         key = group_name(e.end)
         counts[key] += 1
         groups.setdefault(key, e)
     if args.at:
-        timing = Timing(netlist)
+        timing = Timing(netlist, cuts)
         for name, net in netlist.module["netnames"].items():
             if not any(re.search(r, name) for r in args.at):
                 continue

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from trax_fpga.boards.paths import ROUTE_NS, Netlist, group_name, longest_paths, main
+from trax_fpga.boards.paths import ROUTE_NS, Netlist, cut_bits, group_name, longest_paths, main
 
 
 def cell(kind, inputs, outputs):
@@ -95,3 +95,28 @@ def test_main_lists_groups(tmp_path, capsys):
     firsts = [line for line in lines if " ns " in line]
     assert len(firsts) == 2
     assert "after_ram_q" in firsts[0] and "from ram_out" in firsts[0]
+
+
+def test_a_cut_splits_the_path_in_two():
+    """A net read as registered (``--cut``) ends the path into it and starts the one after."""
+    design = Netlist(netlist())
+    cuts = cut_bits(design, [r"^tmp_LUT4_Z$"])
+    assert cuts == {11}
+    ends = {e.end: e for e in longest_paths(design, cuts)}
+    into, deep = ends["cut:tmp_LUT4_Z"], ends["deep_q"]
+    assert (into.cells, into.start) == (1, "state")
+    assert into.arrival == pytest.approx(0.52 + ROUTE_NS + 0.24)
+    assert (deep.cells, deep.start) == (2, "tmp_LUT4_Z")
+    assert deep.arrival == pytest.approx(0.52 + 2 * (ROUTE_NS + 0.24) + ROUTE_NS)
+    # Without the cut, the path is whole (three cells from the register).
+    assert {e.end: e for e in longest_paths(design)}["deep_q"].cells == 3
+
+
+def test_main_cut_needs_a_net(tmp_path, capsys):
+    path = tmp_path / "top.json"
+    path.write_text(json.dumps(netlist()))
+    with pytest.raises(SystemExit):
+        main([str(path), "--cut", "no_such_net"])
+    assert "no net matches" in capsys.readouterr().err
+    assert main([str(path), "--cut", "tmp_LUT4_Z", "--top", "1", "--path", "0"]) == 0
+    assert "deep_q" not in capsys.readouterr().out  # the RAM's path is the worst now
