@@ -55,6 +55,7 @@ from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
 from .cell_rules import cell_rules, grow_box, placement
+from .forwarded_memory import ForwardedMemory
 from .scores import LOOP_WEIGHTS
 from .types import Symbol, Tile, Verdict
 
@@ -711,12 +712,15 @@ class TrackBoard(wiring.Component):
         edge_depth = c * r * 2 // edge_banks
         cell_rd, cell_wr, edge_rd, edge_wr = [], [], [], []
         # Reads see the writes of their own clock (transparent), so that a tile can be read
-        # in the clock its neighbour's updates and track ends are written.
+        # in the clock its neighbour's updates and track ends are written. The cell banks find
+        # it a clock late, off their read address's path (:class:`.ForwardedMemory`); the edge
+        # banks as synthesis does for a transparent port (their addresses are not the latest,
+        # and forwarding the eight costs some 250 logic cells an engine: docs/area.md).
         for bank in range(4):
-            mem = Memory(shape=cell, depth=cell_depth, init=[])
+            mem = ForwardedMemory(shape=cell, depth=cell_depth)
             m.submodules[f"cells{bank}"] = mem
-            cell_wr.append(mem.write_port())
-            cell_rd.append(mem.read_port(transparent_for=(cell_wr[-1],)))
+            cell_wr.append(mem.write)
+            cell_rd.append(mem.read)
         for bank in range(edge_banks):
             mem = Memory(shape=entry_layout, depth=edge_depth, init=[])
             m.submodules[f"ends{bank}"] = mem
@@ -921,10 +925,11 @@ class TrackBoard(wiring.Component):
             down = (a.north & b.south) | (a.south & b.north)
             return (across & (pend_w >= 8)) | (down & (pend_h >= 8))
 
-        # --- the two tracks of the tile: ends, loops, lines, and the track-end writes ----------
+        # --- the two tracks of the tile: ends, loops and the track-end writes -----------------
         # For the colour-k track joining sides d1 < d2: A and B are its new ends (the far end of
         # the track behind a side with a neighbour, else the side's own edge). Writes: A <- B and
-        # B <- A, unless the tile closes a loop (A was already B's partner).
+        # B <- A, unless the tile closes a loop (A was already B's partner). Whether A and B
+        # make a line is judged in the clock after (below, from the ends registered).
         write_fields = {"valid": 1, "target": edge, "partner": end_layout}
         if not shapes:
             write_fields.update(kind=KIND_BITS)
@@ -932,7 +937,6 @@ class TrackBoard(wiring.Component):
         writes = [Signal(write_layout, name=f"write_{i}") for i in range(4)]
         pending = [Signal(write_layout, name=f"pending_{i}") for i in range(4)]
         loops = [Signal(name=f"loop_{k}") for k in range(2)]  # black, white
-        lines = [Signal(name=f"line_{k}") for k in range(2)]
         pairs = [(d1, d2) for d1 in range(4) for d2 in range(d1 + 1, 4)]
         new_ends = [
             [Signal(end_layout, name=f"new_end_{k}_{i}") for i in range(2)] for k in range(2)
@@ -946,21 +950,16 @@ class TrackBoard(wiring.Component):
             data.View(end_layout, Mux(record.known[d], ends[d].as_value(), own_ends[d].as_value()))
             for d in range(4)
         ]
-        side_outer = [outer(side_ends[d].edge) for d in range(4)]
         for k in range(2):
             mask = tile if k else ~tile[:4]
             a, b = new_ends[k]
             closes = Signal(name=f"closes_{k}")
-            a_outer = Signal(outer_layout, name=f"a_outer_{k}")
-            b_outer = Signal(outer_layout, name=f"b_outer_{k}")
             for d1, d2 in pairs:
                 with m.If(mask[:4] == (1 << d1) | (1 << d2)):
                     known1, known2 = record.known[d1], record.known[d2]
                     m.d.comb += [
                         a.eq(side_ends[d1]),
                         b.eq(side_ends[d2]),
-                        a_outer.eq(side_outer[d1]),
-                        b_outer.eq(side_outer[d2]),
                         closes.eq(
                             known1 & known2 & (ends[d1].edge.as_value() == own_edges[d2].as_value())
                         ),
@@ -973,7 +972,6 @@ class TrackBoard(wiring.Component):
                     ]
             m.d.comb += [
                 loops[k].eq(closes),
-                lines[k].eq(~closes & line(a_outer, b_outer)),
                 writes[2 * k].target.eq(a.edge),
                 writes[2 * k].partner.eq(b),
                 writes[2 * k + 1].target.eq(b.edge),
@@ -1225,6 +1223,36 @@ class TrackBoard(wiring.Component):
                 m.d.comb += out.eq(total + new_term)
                 shape_sums.append(total)
                 shape_values.append(out)
+
+        # --- what a placed tile completes, judged in the clock after it ---------------------
+        # (off the tile's decision clock, whose control comes late: docs/area.md, "Fiftieth
+        # session"). The clock after a placement never places (a tile's neighbours are updated
+        # then) and never ends a turn, whose ``done`` is registered: the flags, accumulated
+        # here, are settled when the turn is, as the counts are (a clock after the tile).
+        judged = Signal()  # a tile was placed in the last clock
+        m.d.sync += judged.eq(count_place)
+        if counts:  # the evaluation keeps the tile's new ends already
+            judged_ends, judged_open = ev_new, ev_add
+        else:
+            judged_ends = [
+                [Signal(end_layout, name=f"judged_end_{k}_{i}") for i in range(2)] for k in range(2)
+            ]
+            judged_open = [Signal(name=f"judged_open_{k}") for k in range(2)]
+            with m.If(count_place):
+                for k in range(2):
+                    m.d.sync += [
+                        judged_open[k].eq(~loops[k]),
+                        *[judged_ends[k][i].eq(new_ends[k][i]) for i in range(2)],
+                    ]
+        for k, (loop_flag, line_flag) in enumerate(
+            ((self.black_loop, self.black_line), (self.white_loop, self.white_line))
+        ):
+            a, b = (data.View(outer_layout, outer(end.edge)) for end in judged_ends[k])
+            with m.If(judged):
+                m.d.sync += [
+                    loop_flag.eq(loop_flag | ~judged_open[k]),
+                    line_flag.eq(line_flag | (judged_open[k] & line(a, b))),
+                ]
 
         # The position's key: a tile's key XORed in when it is placed and again when it is
         # taken back, from the tile's number registered in its clock (the product after it).
@@ -1717,20 +1745,11 @@ class TrackBoard(wiring.Component):
                 write_mark(is_ply, turn_mark, turn_f_mark)
             m.d.comb += [write_q.eq(1), q_tile.eq(tile_value)]
             m.d.comb += [log_wr.en.eq(1), log_wr.addr.eq(log_sp), log_wr.data.eq(Cat(qx, qy))]
-            before = (
-                [Const(0, 1)] * 4
-                if first
-                else [self.white_loop, self.black_loop, self.white_line, self.black_line]
-            )
             m.d.sync += [
                 log_sp.eq(log_sp + 1),
                 placed.eq(tile_value),
                 placed_known.eq(record.known),
                 self.tiles.eq(1 if first else self.tiles + 1),
-                self.white_loop.eq(before[0] | loops[1]),
-                self.black_loop.eq(before[1] | loops[0]),
-                self.white_line.eq(before[2] | lines[1]),
-                self.black_line.eq(before[3] | lines[0]),
             ]
             read_neighbours()
 
