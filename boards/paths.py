@@ -133,6 +133,7 @@ class Timing:
                             self.driver[b] = (cname, port)
         # A bit's arrival at its driver's output, the input bit it came from, the cells so far.
         self.memo: dict[int, tuple[float, int | None, int]] = {}
+        self._stack: list[int] = []  # the bits ``arrival`` has still to settle
 
     def route(self, bit: int, sink_type: str, sink_port: str) -> float:
         """The net's delay from its driver to this sink: none inside a slice."""
@@ -185,15 +186,18 @@ class Timing:
                 best = (t, i, n + (0 if sink_port == "CIN" else 1))
         return best
 
-    def arrival_into(self, bit: int) -> tuple[float, int | None, int]:
-        """A cut bit's arrival as its driver makes it (the end of the path into the cut)."""
+    def arrival_into(self, bit: int) -> tuple[float, int | None, int] | None:
+        """A cut bit's arrival as its driver makes it (the end of the path into the cut), or
+        None where no combinational cell drives it (a register, a port: nothing to cut)."""
+        if bit not in self.driver:
+            return None
         cname, port = self.driver[bit]
-        for i, _, _ in _comb_inputs(self.cells[cname], port) or []:
+        inputs = _comb_inputs(self.cells[cname], port)
+        if inputs is None:
+            return None
+        for i, _, _ in inputs:
             self.arrival(i)
-        self._stack = []
-        best = self._through(bit)
-        assert best is not None
-        return best
+        return self._through(bit)  # (every input known: nothing pushed)
 
     def _start(self, bit: int) -> float | None:
         """A path's start time at this bit, or None where it is a combinational cell's output."""
@@ -277,8 +281,9 @@ def longest_paths(netlist: Netlist, cuts: frozenset[int] = frozenset()) -> list[
             end = label if kind == "TRELLIS_FF" else f"{label}.{port}"
             ends.append((t, n, b, end, False))
     for b in cuts:
-        if b in timing.driver and _comb_inputs(*_driver_cell(timing, b)) is not None:
-            t, _, n = timing.arrival_into(b)
+        into = timing.arrival_into(b)
+        if into is not None:
+            t, _, n = into
             ends.append((t, n, b, f"cut:{netlist.name(b)}", True))
     results = []
     for t, n, b, end, into in sorted(ends, key=lambda e: -e[0]):
@@ -287,11 +292,6 @@ def longest_paths(netlist: Netlist, cuts: frozenset[int] = frozenset()) -> list[
             Endpoint(round(t, 2), n, end, netlist.name(chain[0]), timing.signals(b, into))
         )
     return results
-
-
-def _driver_cell(timing: Timing, bit: int) -> tuple[dict, str]:
-    cname, port = timing.driver[bit]
-    return timing.cells[cname], port
 
 
 def _comb_inputs(cell: dict, port: str) -> list[tuple[int, str, float]] | None:
