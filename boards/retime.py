@@ -1,0 +1,271 @@
+"""A second pipeline stage cut into a synthesized ECP5 netlist, where its estimated arrival
+crosses a time: the nets the stage registers, and the netlist with those registers in it.
+
+``python -m trax_fpga.boards.retime BUILD_DIR/top.json [--at NS] [--write OUT.json]``
+
+The board's decision clock is one loop, from a block RAM's read through the search and the
+board's control to the next read's address (docs/area.md, "Fiftieth session"): no register
+can go into it without a clock more a node. A design *C-slowed* by two (every register
+doubled, every memory's address with a thread bit) runs two independent searches on the same
+logic, each at every other clock, and its second registers may then move forward into the
+logic (retiming) without changing what either thread computes. This module finds where they
+go: every cell whose output :mod:`.paths` estimates later than ``at`` is in the second stage,
+with the cells that must lie with it (a carry chain is one stage; a wide LUT's multiplexer
+takes its inputs from LUTs of its own stage, copied when others read them too; a distributed
+RAM's write is an endpoint, its read address logic), and every net from the first stage into
+the second, or into an endpoint, gets a register.
+
+Until the engines are C-slowed (docs/cslow.md) the written netlist is a timing experiment: it
+places and routes (``nextpnr-ecp5 --json OUT.json ...``), and its clock says what the
+two-stage design would reach, but it does not compute what the design does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from dataclasses import dataclass, field
+
+from .paths import Netlist, Timing, _comb_inputs, longest_paths
+
+__all__ = ["ENDPOINT_PORTS", "StageCut", "insert_registers", "main", "stage_cut"]
+
+#: The inputs of a cell that end a path (a register's, a block RAM's, a distributed RAM's
+#: write); a distributed RAM's read address (RAD) is logic.
+ENDPOINT_PORTS = {
+    "TRELLIS_FF": ("DI", "CE", "LSR", "M"),
+    "DP16KD": ("ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB"),
+    "TRELLIS_DPR16X4": ("WAD", "DI", "WRE"),
+}
+#: A wide LUT's multiplexer inputs that must come straight from a cell of its slice.
+_INSIDE = {"PFUMX": ("ALUT", "BLUT"), "L6MUX21": ("D0", "D1")}
+_SEQUENTIAL = ("TRELLIS_FF", "DP16KD")
+
+
+@dataclass
+class StageCut:
+    """The second stage: its cells (``late``), the net bits registered at its entry with the
+    cell inputs each feeds (``sinks``: bit -> [(cell, port, index)]), and the LUTs copied for a
+    multiplexer of the second stage (``copies``: new cell -> (cell copied, its output bit))."""
+
+    at: float
+    late: set[str]
+    sinks: dict[int, list[tuple[str, str, int]]]
+    copies: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+
+def _outputs(cell: dict) -> list[tuple[str, int]]:
+    return [
+        (p, b)
+        for p, bits in cell["connections"].items()
+        if cell["port_directions"].get(p) == "output"
+        for b in bits
+        if isinstance(b, int)
+    ]
+
+
+def _inputs(cell: dict) -> list[tuple[str, int, int]]:
+    return [
+        (p, i, b)
+        for p, bits in cell["connections"].items()
+        if cell["port_directions"].get(p) == "input"
+        for i, b in enumerate(bits)
+        if isinstance(b, int)
+    ]
+
+
+def stage_cut(netlist: Netlist, at: float) -> StageCut:
+    """The second stage of ``netlist`` after ``at`` ns (see the module's docstring). Copies of
+    LUTs are added to ``netlist.module``'s cells and nets (the only change made here)."""
+    timing = Timing(netlist)
+    module = netlist.module
+    cells = module["cells"]
+    driver = timing.driver
+
+    def driver_cell(bit):
+        return driver[bit][0] if isinstance(bit, int) and bit in driver else None
+
+    readers: dict[int, list[tuple[str, str]]] = {}
+    for cname, cell in cells.items():
+        for port, _, b in _inputs(cell):
+            readers.setdefault(b, []).append((cname, port))
+
+    late = set()
+    for cname, cell in cells.items():
+        if cell["type"] in _SEQUENTIAL:
+            continue
+        for port, bit in _outputs(cell):
+            if _comb_inputs(cell, port) is not None and timing.arrival(bit)[0] > at:
+                late.add(cname)
+
+    # A carry chain lies in one stage: the first when all it reads from outside is.
+    chain_of: dict[str, str] = {}
+
+    def find(c):
+        while chain_of.get(c, c) != c:
+            c = chain_of[c]
+        return c
+
+    for cname, cell in cells.items():
+        if cell["type"] == "CCU2C":
+            d = driver_cell(cell["connections"].get("CIN", [None])[0])
+            if d is not None and cells[d]["type"] == "CCU2C" and find(d) != find(cname):
+                chain_of[find(cname)] = find(d)
+    chains: dict[str, list[str]] = {}
+    for cname, cell in cells.items():
+        if cell["type"] == "CCU2C":
+            chains.setdefault(find(cname), []).append(cname)
+    for members in chains.values():
+        outside = [driver_cell(b) for c in members for p, _, b in _inputs(cells[c]) if p != "CIN"]
+        if any(d in late for d in outside if d is not None):
+            late.update(members)
+        else:
+            late.difference_update(members)
+
+    # A second-stage multiplexer's LUTs are second-stage cells: copied where others read them.
+    next_bit = 1 + max(
+        b for net in module["netnames"].values() for b in net["bits"] if isinstance(b, int)
+    )
+    copies: dict[str, tuple[str, int]] = {}
+    work = [c for c in late if cells[c]["type"] in _INSIDE]
+    while work:
+        mux = work.pop()
+        bits = [
+            (p, i, b)
+            for p in _INSIDE[cells[mux]["type"]]
+            for i, b in enumerate(cells[mux]["connections"].get(p, []))
+        ]
+        for port, i, bit in bits:
+            d = driver_cell(bit)
+            if d is None or d in late:
+                continue
+            if all(r == mux for r, _ in readers.get(bit, [])):
+                late.add(d)
+            else:
+                twin = copy.deepcopy(cells[d])
+                twin["connections"] = {
+                    p: [next_bit if x == bit else x for x in v]
+                    if twin["port_directions"][p] == "output"
+                    else list(v)
+                    for p, v in twin["connections"].items()
+                }
+                name = f"{d}$second_stage_{len(copies)}"
+                cells[name] = twin
+                copies[name] = (d, next_bit)
+                module["netnames"][f"{name}$out"] = {"hide_name": 1, "bits": [next_bit]}
+                cells[mux]["connections"][port][i] = next_bit
+                driver[next_bit] = (name, driver[bit][1])
+                for p, _, b in _inputs(twin):
+                    readers.setdefault(b, []).append((name, p))
+                readers[next_bit] = [(mux, port)]
+                next_bit += 1
+                d = name
+            late.add(d)
+            if cells[d]["type"] in _INSIDE:
+                work.append(d)
+
+    # Whatever a second-stage cell drives is in the second stage (a path crosses once).
+    work = list(late)
+    while work:
+        for _, bit in _outputs(cells[work.pop()]):
+            for reader, port in readers.get(bit, []):
+                kind = cells[reader]["type"]
+                if reader in late or kind in _SEQUENTIAL or port in ENDPOINT_PORTS.get(kind, ()):
+                    continue
+                group = chains.get(find(reader), [reader]) if kind == "CCU2C" else [reader]
+                for member in group:  # a chain goes whole
+                    if member not in late:
+                        late.add(member)
+                        work.append(member)
+
+    def first_stage(bit):
+        return bit in driver and driver[bit][0] not in late
+
+    sinks: dict[int, list[tuple[str, str, int]]] = {}
+    for cname, cell in cells.items():
+        ends = ENDPOINT_PORTS.get(cell["type"], ())
+        for port, i, bit in _inputs(cell):
+            into_end = port in ends
+            into_late = cname in late and not into_end and port != "CIN"
+            if (into_end or into_late) and first_stage(bit):
+                sinks.setdefault(bit, []).append((cname, port, i))
+    return StageCut(at, late, sinks, copies)
+
+
+def insert_registers(netlist: Netlist, cut: StageCut) -> int:
+    """Put a flip-flop (clocked as the design's first plain one) on every net bit of
+    ``cut.sinks``, read by those sinks instead; the number of flip-flops."""
+    module = netlist.module
+    cells = module["cells"]
+    plain = next(
+        c
+        for c in cells.values()
+        if c["type"] == "TRELLIS_FF" and "CE" not in c["connections"] and "LSR" in c["connections"]
+    )
+    next_bit = 1 + max(
+        b for net in module["netnames"].values() for b in net["bits"] if isinstance(b, int)
+    )
+    for n, (bit, sinks) in enumerate(sorted(cut.sinks.items())):
+        flop = copy.deepcopy(plain)
+        flop["attributes"] = {}
+        flop["connections"] = {
+            "CLK": list(plain["connections"]["CLK"]),
+            "DI": [bit],
+            "LSR": ["0"],
+            "Q": [next_bit],
+        }
+        flop["port_directions"] = {"CLK": "input", "DI": "input", "LSR": "input", "Q": "output"}
+        cells[f"second_stage_ff_{n}"] = flop
+        module["netnames"][f"second_stage_q_{n}"] = {"hide_name": 0, "bits": [next_bit]}
+        for cname, port, i in sinks:
+            cells[cname]["connections"][port][i] = next_bit
+        next_bit += 1
+    return len(cut.sinks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trax_fpga.boards.retime",
+        description=(
+            "Cut a second pipeline stage into a synthesized ECP5 netlist where the estimated "
+            "arrival passes a time: the registers it takes and the two stages' estimates "
+            "(a timing experiment until the engines are C-slowed: docs/cslow.md)."
+        ),
+    )
+    parser.add_argument("netlist", help="Yosys JSON after synth_ecp5 (BUILD_DIR/top.json)")
+    parser.add_argument(
+        "--at", type=float, help="the cut's time in ns (half the worst estimate by default)"
+    )
+    parser.add_argument("--write", metavar="OUT", help="write the netlist with the registers")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.netlist) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"retime: cannot read {args.netlist}: {e}", file=sys.stderr)
+        return 2
+    netlist = Netlist(doc)
+    before = longest_paths(netlist)
+    if not before:
+        print("retime: no paths in this netlist", file=sys.stderr)
+        return 2
+    at = args.at if args.at is not None else before[0].arrival / 2
+    cut = stage_cut(netlist, at)
+    flops = insert_registers(netlist, cut)
+    after = longest_paths(Netlist(doc))
+    print(
+        f"cut at {at:.2f} ns: {flops} registers, {len(cut.late)} cells in the second stage, "
+        f"{len(cut.copies)} LUTs copied; the worst estimate {before[0].arrival:.2f} -> "
+        f"{after[0].arrival:.2f} ns ({after[0].end}, from {after[0].start})"
+    )
+    if args.write:
+        with open(args.write, "w") as f:
+            json.dump(doc, f)
+        print(f"written: {args.write} (place and route it against the faster clock)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
