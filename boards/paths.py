@@ -33,16 +33,25 @@ import sys
 from dataclasses import dataclass
 
 __all__ = [
+    "ENDPOINT_PORTS",
     "ROUTE_NS",
     "Endpoint",
     "Netlist",
     "Timing",
+    "comb_inputs",
     "cut_bits",
     "group_name",
     "longest_paths",
     "main",
 ]
 
+#: The inputs of a cell that end a path: a register's, a block RAM's, a distributed RAM's write
+#: (its read address, RAD, is logic: :func:`comb_inputs`).
+ENDPOINT_PORTS = {
+    "TRELLIS_FF": ("DI", "CE", "LSR", "M"),
+    "DP16KD": ("ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB"),
+    "TRELLIS_DPR16X4": ("WAD", "DI", "WRE"),
+}
 #: The routing delay assumed for a net between two slices (ns).
 ROUTE_NS = 1.0
 _FF_CLK_TO_Q = 0.52
@@ -173,7 +182,7 @@ class Timing:
         inputs not yet known pushed on ``self._stack``)."""
         cname, port = self.driver[b]
         cell = self.cells[cname]
-        inputs = _comb_inputs(cell, port)
+        inputs = comb_inputs(cell, port)
         pending = [i for i, _, _ in inputs if i not in self.memo]
         if pending:
             self._stack.extend(pending)
@@ -192,7 +201,7 @@ class Timing:
         if bit not in self.driver:
             return None
         cname, port = self.driver[bit]
-        inputs = _comb_inputs(self.cells[cname], port)
+        inputs = comb_inputs(self.cells[cname], port)
         if inputs is None:
             return None
         for i, _, _ in inputs:
@@ -211,7 +220,7 @@ class Timing:
             return _FF_CLK_TO_Q
         if cell["type"] == "DP16KD":
             return _BRAM_CLK_TO_Q
-        if _comb_inputs(cell, port) is None:  # a start we do not model (I/O, PLL)
+        if comb_inputs(cell, port) is None:  # a start we do not model (I/O, PLL)
             return 0.0
         return None
 
@@ -259,22 +268,13 @@ def longest_paths(netlist: Netlist, cuts: frozenset[int] = frozenset()) -> list[
     ends = []
     for cname, cell in timing.cells.items():
         kind = cell["type"]
+        if kind not in ENDPOINT_PORTS:
+            continue
+        sinks = [(b, p) for p in ENDPOINT_PORTS[kind] for b in _ports(cell, p)]
+        label = cname
         if kind == "TRELLIS_FF":
-            sinks = [(b, p) for p in ("DI", "CE", "LSR", "M") for b in _ports(cell, p)]
             q = cell["connections"].get("Q", [None])[0]
             label = netlist.name(q) if isinstance(q, int) else cname
-        elif kind == "DP16KD":
-            sinks = [
-                (b, p)
-                for p in ("ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB")
-                for b in _ports(cell, p)
-            ]
-            label = cname
-        elif kind == "TRELLIS_DPR16X4":
-            sinks = [(b, p) for p in ("WAD", "DI", "WRE") for b in _ports(cell, p)]
-            label = cname
-        else:
-            continue
         for b, port in sinks:
             t, _, n = timing.arrival(b)
             t += timing.route(b, kind, port)
@@ -294,8 +294,9 @@ def longest_paths(netlist: Netlist, cuts: frozenset[int] = frozenset()) -> list[
     return results
 
 
-def _comb_inputs(cell: dict, port: str) -> list[tuple[int, str, float]] | None:
-    """The inputs an output of a combinational cell depends on, with the cell's delay."""
+def comb_inputs(cell: dict, port: str) -> list[tuple[int, str, float]] | None:
+    """The inputs an output of a combinational cell depends on, with the cell's delay (None:
+    the output of no combinational cell we model: a register, a block RAM, an I/O)."""
     kind, conn = cell["type"], cell["connections"]
 
     def bits(*ports, delay):

@@ -28,17 +28,10 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from .paths import Netlist, Timing, _comb_inputs, longest_paths
+from .paths import ENDPOINT_PORTS, Netlist, Timing, comb_inputs, longest_paths
 
-__all__ = ["ENDPOINT_PORTS", "StageCut", "insert_registers", "main", "stage_cut"]
+__all__ = ["StageCut", "insert_registers", "main", "stage_cut"]
 
-#: The inputs of a cell that end a path (a register's, a block RAM's, a distributed RAM's
-#: write); a distributed RAM's read address (RAD) is logic.
-ENDPOINT_PORTS = {
-    "TRELLIS_FF": ("DI", "CE", "LSR", "M"),
-    "DP16KD": ("ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB"),
-    "TRELLIS_DPR16X4": ("WAD", "DI", "WRE"),
-}
 #: A wide LUT's multiplexer inputs that must come straight from a cell of its slice.
 _INSIDE = {"PFUMX": ("ALUT", "BLUT"), "L6MUX21": ("D0", "D1")}
 _SEQUENTIAL = ("TRELLIS_FF", "DP16KD")
@@ -97,7 +90,7 @@ def stage_cut(netlist: Netlist, at: float) -> StageCut:
         if cell["type"] in _SEQUENTIAL:
             continue
         for port, bit in _outputs(cell):
-            if _comb_inputs(cell, port) is not None and timing.arrival(bit)[0] > at:
+            if comb_inputs(cell, port) is not None and timing.arrival(bit)[0] > at:
                 late.add(cname)
 
     # A carry chain lies in one stage: the first when all it reads from outside is.

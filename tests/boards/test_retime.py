@@ -5,8 +5,15 @@ import json
 
 import pytest
 
-from trax_fpga.boards.paths import ROUTE_NS, Netlist, Timing, _comb_inputs, longest_paths
-from trax_fpga.boards.retime import ENDPOINT_PORTS, insert_registers, main, stage_cut
+from trax_fpga.boards.paths import (
+    ENDPOINT_PORTS,
+    ROUTE_NS,
+    Netlist,
+    Timing,
+    comb_inputs,
+    longest_paths,
+)
+from trax_fpga.boards.retime import insert_registers, main, stage_cut
 
 from .test_paths import cell
 
@@ -90,7 +97,7 @@ def crossings(doc):
         elif c["type"] in ("TRELLIS_FF", "DP16KD"):
             found = {0}
         else:
-            found = set().union(*(counts(b) for b, _, _ in _comb_inputs(c, port)))
+            found = set().union(*(counts(b) for b, _, _ in comb_inputs(c, port)))
             if c["type"] == "TRELLIS_DPR16X4":
                 found |= {0}  # its stored data start a path too
         memo[bit] = found
