@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.boards.engine_area
 	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --pv-plies 4 --move-table 16384 --shared-table --table-scores --attack-cut --newest-first
 	$(BIN)/python -m trax_fpga.boards.engine_area --shapes board
+	$(BIN)/python -m trax_fpga.boards.engine_area --depth 8 --split --pv-plies 4 --move-table 16384 --shared-table --table-scores --attack-cut --newest-first --shapes board --cslow
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 8
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 4 --positions 4 --pv-plies 4 --engines 8 --helpers

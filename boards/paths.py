@@ -40,6 +40,7 @@ __all__ = [
     "Timing",
     "comb_inputs",
     "cut_bits",
+    "free_bit",
     "group_name",
     "longest_paths",
     "main",
@@ -248,6 +249,14 @@ class Timing:
             if not readable or readable[-1] != base:
                 readable.append(base)
         return tuple(readable)
+
+
+def free_bit(module: dict) -> int:
+    """The first net bit number above every one ``module`` (a Yosys JSON module) names."""
+    return 1 + max(
+        (b for net in module["netnames"].values() for b in net["bits"] if isinstance(b, int)),
+        default=1,
+    )
 
 
 def cut_bits(netlist: Netlist, patterns: list[str]) -> frozenset[int]:

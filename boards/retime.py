@@ -28,7 +28,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from .paths import ENDPOINT_PORTS, Netlist, Timing, comb_inputs, longest_paths
+from .paths import ENDPOINT_PORTS, Netlist, Timing, comb_inputs, free_bit, longest_paths
 
 __all__ = ["StageCut", "insert_registers", "main", "stage_cut"]
 
@@ -118,9 +118,7 @@ def stage_cut(netlist: Netlist, at: float) -> StageCut:
             late.difference_update(members)
 
     # A second-stage multiplexer's LUTs are second-stage cells: copied where others read them.
-    next_bit = 1 + max(
-        b for net in module["netnames"].values() for b in net["bits"] if isinstance(b, int)
-    )
+    next_bit = free_bit(module)
     copies: dict[str, tuple[str, int]] = {}
     work = [c for c in late if cells[c]["type"] in _INSIDE]
     while work:
@@ -197,9 +195,7 @@ def insert_registers(netlist: Netlist, cut: StageCut) -> int:
         for c in cells.values()
         if c["type"] == "TRELLIS_FF" and "CE" not in c["connections"] and "LSR" in c["connections"]
     )
-    next_bit = 1 + max(
-        b for net in module["netnames"].values() for b in net["bits"] if isinstance(b, int)
-    )
+    next_bit = free_bit(module)
     for n, (bit, sinks) in enumerate(sorted(cut.sinks.items())):
         flop = copy.deepcopy(plain)
         flop["attributes"] = {}

@@ -52,6 +52,8 @@ def test_engine_area_names_its_conditions():
     assert plain == "ECP5 synth_ecp5 -noflatten, TrackSearch 64x64, depth 6"
     args = build_parser().parse_args(["--shapes", "board", "--attack-cut", "--split"])
     assert conditions(args, 1) == f"{plain}, split, the attack cut, the tracks' shapes (board)"
+    cslow = conditions(build_parser().parse_args(["--cslow"]), 1)
+    assert cslow == "ECP5 synth_ecp5, TrackSearch 64x64, depth 6, C-slowed by two"
 
 
 def test_clock_profile_accounts_for_every_clock():
