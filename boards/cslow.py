@@ -5,7 +5,8 @@ its addresses, and every synchronous read port's data get a second register. The
 for each of two threads, what the design does: thread 0 in the even clocks, thread 1 in the odd
 ones, each with its own registers and its own half of every memory. Its inputs are taken and
 its outputs given for the thread of the clock: a value at any net in clock ``k`` belongs to
-thread ``k % 2`` (the thread bit is a register toggling every clock from 0, not doubled). The
+thread ``k % 2`` (the thread bit, output ``cslow_thread``, is a register toggling every clock
+from 0, not doubled or reset). The
 second registers can then move into the logic (:mod:`.retime`), which is the point:
 docs/cslow.md.
 
@@ -14,11 +15,13 @@ The transform works on a Yosys JSON netlist of one flattened module after ``proc
 reset or latch: those were unmapped into logic), memories as ``$mem_v2`` cells.
 
 ``cslow_verilog(component)`` takes an Amaranth component through Yosys (YoWASP, ``$YOSYS``) to
-the C-slowed design's Verilog, with its top module ``top``.
+the C-slowed design's Verilog, with its top module ``top``; ``cslow_module(component)`` names
+the module by the design (and keeps the result in a cache, as the Verilator builds are).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -30,7 +33,7 @@ from amaranth.back import rtlil
 from .build import tool_environment
 from .paths import free_bit
 
-__all__ = ["cslow_netlist", "cslow_verilog", "prepare_script"]
+__all__ = ["cslow_module", "cslow_netlist", "cslow_verilog", "prepare_script"]
 
 
 def prepare_script(top: str = "top") -> str:
@@ -49,11 +52,16 @@ def _param(value: int, width: int = 32) -> str:
     return format(value, f"0{width}b")
 
 
-def cslow_netlist(doc: dict, top: str = "top") -> dict:
+def cslow_netlist(doc: dict, top: str = "top", *, early: tuple[str, ...] = ()) -> dict:
     """C-slow module ``top`` of the Yosys JSON ``doc`` by two, in place; ``doc``.
 
+    ``early`` names outputs that are registers' outputs: each gets a twin, ``early__<name>``,
+    the register's first copy, which holds in a clock the value the output takes in the next
+    (the other thread's, a clock early).
+
     Raises ValueError for what it does not take: a register other than ``$dff``, a memory port
-    with an enable, a reset or wide words, more than one clock."""
+    with an enable, a reset or wide words, more than one clock; an ``early`` output that is not
+    a register's."""
     module = doc["modules"][top]
     cells = module["cells"]
     names = module["netnames"]
@@ -108,12 +116,14 @@ def cslow_netlist(doc: dict, top: str = "top") -> dict:
         "connections": {"A": [thread], "Y": [toggled]},
     }
 
+    first_copy = {}  # a register's output bit -> the bit of its first copy
     for name, cell in list(cells.items()):
         kind = cell["type"]
         conns = cell["connections"]
         if kind == "$dff":
             q = conns["Q"]
             middle = new_bits(len(q))
+            first_copy.update(zip(q, middle, strict=True))
             conns["Q"] = middle
             names[f"$cslow${name}$first"] = {
                 "hide_name": 1,
@@ -162,6 +172,19 @@ def cslow_netlist(doc: dict, top: str = "top") -> dict:
                 names[f"$cslow${name}$rd{i}"] = {"hide_name": 1, "bits": first, "attributes": {}}
                 register(f"{name}$cslow_rd{i}", first, data, width)
     register("$cslow$thread", [toggled], [thread], 1)
+    # The thread bit is an output too, so that the logic around knows the clock's thread.
+    ports = module.setdefault("ports", {})
+    ports["cslow_thread"] = {"direction": "output", "bits": [thread]}
+    for port in early:
+        if ports.get(port, {}).get("direction") != "output":
+            raise ValueError(f"{port}: no such output")
+        bits = ports[port]["bits"]
+        if not all(bit in first_copy or bit in ("0", "1") for bit in bits):
+            raise ValueError(f"{port}: not a register's output, so it has no early twin")
+        ports[f"early__{port}"] = {
+            "direction": "output",
+            "bits": [first_copy.get(bit, bit) for bit in bits],
+        }
     return doc
 
 
@@ -173,17 +196,48 @@ def _with_thread(bits: list, ports: int, abits: int, thread: int) -> list:
     return out
 
 
-def cslow_verilog(component, *, top: str = "top") -> str:
-    """The Verilog of ``component`` C-slowed by two, its module named ``top``."""
+def cslow_verilog(component, *, top: str = "top", early: tuple[str, ...] = ()) -> str:
+    """The Verilog of ``component`` C-slowed by two, its module named ``top`` (``early``: as
+    :func:`cslow_netlist`'s, by the outputs' Verilog names)."""
+    return _cslow_rtlil(rtlil.convert(component, name=top), top, early)
+
+
+def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
+    """``(name, verilog)``: ``component`` C-slowed by two (``early`` as :func:`cslow_verilog`),
+    a module named by a digest of its design (``cslow_`` and 12 hex digits), so that two
+    designs' modules never clash. Kept in the Verilator builds' cache
+    (:func:`trax_fpga.sim.verilator.cache_dir`) by that digest."""
+    from ..sim.verilator import cache_dir
+
+    design = rtlil.convert(component, name="cslow_design")
+    digest = hashlib.sha256(repr((_VERSION, early, design)).encode()).hexdigest()
+    name = f"cslow_{digest[:12]}"
+    kept = cache_dir() / "cslow" / f"{digest[:24]}.v"
+    if kept.exists():
+        return name, kept.read_text()
+    text = _cslow_rtlil(design.replace("cslow_design", name), name, early)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
+    partial.write_text(text)
+    partial.replace(kept)
+    return name, text
+
+
+#: Part of :func:`cslow_module`'s cache key: bump when the transform changes.
+_VERSION = "cslow 2"
+
+
+def _cslow_rtlil(design: str, top: str, early: tuple[str, ...] = ()) -> str:
+    """The Verilog of the RTLIL ``design`` (top module ``top``) C-slowed by two."""
     tool_environment()
     yosys = os.environ["YOSYS"]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        (work / "design.il").write_text(rtlil.convert(component, name=top))
+        (work / "design.il").write_text(design)
         script = f"read_rtlil design.il; {prepare_script(top)}; write_json prepared.json"
         _run(yosys, script, work)
         doc = json.loads((work / "prepared.json").read_text())
-        (work / "cslow.json").write_text(json.dumps(cslow_netlist(doc, top)))
+        (work / "cslow.json").write_text(json.dumps(cslow_netlist(doc, top, early=early)))
         _run(yosys, "read_json cslow.json; write_verilog -noattr cslow.v", work)
         return (work / "cslow.v").read_text()
 

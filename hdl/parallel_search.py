@@ -13,11 +13,13 @@ and answers.
 """
 
 from amaranth import Module, Mux, Signal
+from amaranth.hdl import EnableInserter
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .move_table import SharedMoveTable
 from .scores import INFINITY, MATE_BOUND, signed_score
+from .threaded_engines import ThreadedEngines
 from .track_board import check_torus, member_at, move_eq, move_layout, port_members
 from .track_search import TrackSearch, ordinal_shape, search_members, split_plies
 from .types import Symbol
@@ -73,6 +75,12 @@ class ParallelSearch(wiring.Component):
     board_options : dict
         Every engine's :class:`~.track_board.TrackBoard` options (area for clocks; none by
         default).
+    threads : int
+        1: every engine its own logic. 2: two engines on each engine's logic, C-slowed by two
+        (:class:`~.threaded_engines.ThreadedEngines`; ``engines`` even): the design is the
+        one with ``engines`` engines of their own, run at half the clock (its ``sync`` domain
+        runs in the clocks where ``phase`` is 1, and so must the logic around it: inputs held
+        two clocks, outputs for two clocks; a reset held two clocks or more).
 
     Members
     -------
@@ -83,6 +91,8 @@ class ParallelSearch(wiring.Component):
     depth_limit : In(8)
         The deepest iteration of the next search, if not 0 and below ``max_depth`` (the
         engines' registers are sized for ``max_depth``).
+    phase : Out(1)
+        With ``threads=2``: 1 in the odd clocks, the clocks that the ``sync`` domain runs in.
     """
 
     def __init__(
@@ -101,8 +111,14 @@ class ParallelSearch(wiring.Component):
         attack_cut: bool = False,
         newest_first: bool = False,
         board_options: dict | None = None,
+        threads: int = 1,
     ):
         self.columns, self.rows = check_torus(columns, rows)
+        if threads not in (1, 2):
+            raise ValueError(f"threads must be 1 or 2, not {threads!r}")
+        if threads == 2 and (not isinstance(engines, int) or engines % 2):
+            raise ValueError(f"two threads a logic need an even number of engines, not {engines!r}")
+        self.threads = threads
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
@@ -124,29 +140,42 @@ class ParallelSearch(wiring.Component):
         self.attack_cut = bool(attack_cut)
         self.newest_first = bool(newest_first)
         self.board_options = dict(board_options or {})
-        super().__init__({**search_members(columns, rows), "depth_limit": In(8)})
+        members = {**search_members(columns, rows), "depth_limit": In(8)}
+        if threads == 2:
+            members["phase"] = Out(1)
+        super().__init__(members)
+
+    def _engine(self) -> TrackSearch:
+        return TrackSearch(
+            self.columns,
+            self.rows,
+            self.max_depth,
+            evaluation=self.evaluation,
+            split=True,
+            pv_plies=self.pv_plies,
+            move_table=self.move_table,
+            shared_table=self.shared_table,
+            table_scores=self.table_scores,
+            attack_cut=self.attack_cut,
+            newest_first=self.newest_first,
+            board_options=self.board_options,
+        )
 
     def elaborate(self, platform):
         m = Module()
         c, r, n = self.columns, self.rows, self.engines
-        units = []
-        for i in range(n):
-            unit = TrackSearch(
-                c,
-                r,
-                self.max_depth,
-                evaluation=self.evaluation,
-                split=True,
-                pv_plies=self.pv_plies,
-                move_table=self.move_table,
-                shared_table=self.shared_table,
-                table_scores=self.table_scores,
-                attack_cut=self.attack_cut,
-                newest_first=self.newest_first,
-                board_options=self.board_options,
+        if self.threads == 2:
+            # The grants read every engine's ``pv_done`` and ``split_first_done`` in the clock
+            # (registers in the engine): a thread-0 engine's, its thread-1 peers' too.
+            threaded = ThreadedEngines(
+                self._engine(), n // 2, early=("pv_done", "split_first_done")
             )
-            m.submodules[f"engine_{i}"] = unit
-            units.append(unit)
+            units = list(threaded.units)
+        else:
+            units = []
+            for i in range(n):
+                m.submodules[f"engine_{i}"] = unit = self._engine()
+                units.append(unit)
         clear_table = Signal()  # the search ends: the shared table is emptied
         if self.shared_table:
             m.submodules.move_table = table = SharedMoveTable(
@@ -412,7 +441,14 @@ class ParallelSearch(wiring.Component):
                     m.d.comb += clear_table.eq(1)
                     m.d.sync += self.busy.eq(0)
                     m.next = "IDLE"
-        return m
+        if self.threads == 1:
+            return m
+        # Two threads a logic: this block's logic runs at half the clock, with its engines'.
+        top = Module()
+        top.submodules.engines = threaded
+        top.submodules.coordinator = EnableInserter({"sync": threaded.phase})(m)
+        top.d.comb += self.phase.eq(threaded.phase)
+        return top
 
 
 def largest_pipelined(m, values, *, clear, name):

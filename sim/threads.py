@@ -17,7 +17,7 @@ Usage::
 
 from __future__ import annotations
 
-__all__ = ["ThreadView"]
+__all__ = ["SlowClockView", "ThreadView"]
 
 
 class ThreadView:
@@ -75,4 +75,48 @@ class ThreadView:
 
     def close(self) -> None:
         """Close the simulation (both threads')."""
+        self.sim.close()
+
+
+class SlowClockView:
+    """A design whose ``sync`` domain runs in every other clock (the odd ones, from 0), such as
+    :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` with ``threads=2``, seen at its own
+    clock: a ``tick`` runs two clocks of ``sim`` from an even one, ``get`` reads in an even
+    clock, and ``reset`` holds the reset two clocks a tick. A driver written for the design with
+    engines of their own drives it unchanged."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    @property
+    def model(self):
+        return self.sim.model
+
+    def _align(self) -> None:
+        if self.sim.cycles % 2:
+            self.sim.tick()
+
+    def set(self, name: str, value: int) -> None:
+        self.sim.set(name, value)
+
+    def get(self, name: str) -> int:
+        self._align()
+        return self.sim.get(name)
+
+    def tick(self, cycles: int = 1) -> None:
+        self._align()
+        self.sim.tick(2 * cycles)
+
+    def tick_until(self, port, value: int, max_cycles: int) -> int:
+        """As :meth:`~trax_fpga.sim.verilator.VerilatorSim.tick_until`, in slow clocks."""
+        self._align()
+        taken = self.sim.tick_until(port, value, max_cycles=2 * max_cycles)
+        self._align()  # (the outputs change in the even clocks only: never needed)
+        return (taken + 1) // 2
+
+    def reset(self, cycles: int = 1) -> None:
+        self._align()
+        self.sim.reset(2 * cycles)
+
+    def close(self) -> None:
         self.sim.close()

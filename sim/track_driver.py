@@ -9,6 +9,8 @@ compare what it returns with the reference engine and with :mod:`trax_fpga.host.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from pathlib import Path
 
 from trax_fpga.hdl.track_board import TrackBoard, TrackOp
 from trax_fpga.hdl.types import Symbol, Verdict
@@ -269,10 +271,13 @@ class TrackSearchSim:
         attack_cut: bool = False,
         newest_first: bool = False,
         trace: bool = False,
+        threads: int = 1,
     ) -> None:
         self.width, self.height = torus
         if trace and engines is not None:
             raise ValueError("the trace is of one engine's search (engines None)")
+        if threads != 1 and (engines is None or backend != "verilator"):
+            raise ValueError("two threads a logic are a parallel search's, on Verilator")
 
         def make():
             from trax_fpga.hdl.parallel_search import ParallelSearch
@@ -304,6 +309,7 @@ class TrackSearchSim:
                 attack_cut=attack_cut,
                 newest_first=newest_first,
                 board_options=board_options,
+                threads=threads,
             )
 
         if component is not None:  # a search built by the caller
@@ -326,6 +332,11 @@ class TrackSearchSim:
                 options += (attack_cut, newest_first)
             if trace:
                 options += ("trace",)
+            if threads != 1:  # (the C-slow's transform is no gateware source: its text too)
+                from ..boards import cslow
+
+                transform = hashlib.sha256(Path(cslow.__file__).read_bytes()).hexdigest()
+                options += (("threads", threads, transform),)
             key = gateware_key(repr(("TrackSearchSim", *parameters, *options)))
             backend = VerilatorSim(build_by_parameters(key, make))
         else:
@@ -337,6 +348,10 @@ class TrackSearchSim:
                 from .verilator import VerilatorSim
 
                 backend = VerilatorSim(self.component)
+        if getattr(self.component, "threads", threads) == 2:
+            from .threads import SlowClockView
+
+            backend = SlowClockView(backend)  # (the design runs every other clock)
         self.backend: Backend = backend
         self.backend.set("game__start", 0)
         self.backend.set("start", 0)

@@ -46,6 +46,7 @@ from amaranth.back import verilog
 from amaranth.hdl import Shape, Signal, ValueCastable
 from amaranth.lib import wiring
 
+from ..hdl.verilog_sources import collect_sources
 from . import toolchain
 
 __all__ = [
@@ -356,7 +357,9 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
     if isinstance(component, str):
         verilog_text, signed_names = component, set()
     else:
-        verilog_text = verilog.convert(component, name="top", emit_src=False)
+        with collect_sources() as sources:  # (Verilog modules the design instantiates)
+            verilog_text = verilog.convert(component, name="top", emit_src=False)
+        verilog_text += "".join(f"\n// {name}\n{text}" for name, text in sorted(sources.items()))
         signed_names = _signed_port_names(component)
     key = hashlib.sha256()
     for part in (
