@@ -8,6 +8,7 @@ add the clock, the pins and the reset.
 from __future__ import annotations
 
 from amaranth import Module
+from amaranth.hdl import EnableInserter
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -66,7 +67,8 @@ class Player(wiring.Component):
         The torus of the block-RAM board (powers of two, at least 8; a game is played exactly
         while its box plus one ring fits; see :class:`~trax_fpga.hdl.track_board.TrackBoard`).
     clk_freq : int or float
-        The clock frequency in Hz.
+        The clock frequency in Hz (with ``threads=2`` in ``search_options``, the player's logic
+        runs at half of it: its UART and think time are reckoned so).
     baud : int
         The serial line's rate (8N1), 19200 by default.
     team : str
@@ -139,8 +141,13 @@ class Player(wiring.Component):
         if not isinstance(clk_freq, int | float) or isinstance(clk_freq, bool) or clk_freq <= 0:
             raise ValueError(f"clock frequency must be a positive number, not {clk_freq!r}")
         self.clk_freq = clk_freq
+        self.search_options = dict(search_options or {})
+        check_search_options(self.search_options)
+        # With two threads a logic the player's logic runs in every other clock.
+        self.threads = self.search_options.get("threads", 1)
+        logic_hz = clk_freq / self.threads
         self.baud = baud
-        self.divisor = divisor_for(clk_freq, baud)
+        self.divisor = divisor_for(logic_hz, baud)
         if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget < 2**32:
             raise ValueError(
                 f"search budget must be a positive integer below 2**32, not {budget!r}"
@@ -148,11 +155,9 @@ class Player(wiring.Component):
         self.budget = budget
         if not isinstance(think_time, int | float) or isinstance(think_time, bool):
             raise ValueError(f"think time must be a number of seconds, not {think_time!r}")
-        self.cycle_budget = round(think_time * clk_freq)
+        self.cycle_budget = round(think_time * logic_hz)
         if not 1 <= self.cycle_budget < 2**32:
             raise ValueError(f"think time {think_time!r} s is not 1 to 2**32 - 1 clocks")
-        self.search_options = dict(search_options or {})
-        check_search_options(self.search_options)
         self.ponder = bool(ponder)
         self._engine_options = {"team": team, "opening": opening, "max_line": max_line}
         check_engine_options(team, opening, max_line)
@@ -230,4 +235,10 @@ class Player(wiring.Component):
             self.ponder_hits.eq(engine.ponder_hits),
             self.ponder_misses.eq(engine.ponder_misses),
         ]
-        return m
+        if self.threads == 1:
+            return m
+        # Two threads a logic (docs/cslow.md): all of the player's logic runs in the clocks the
+        # search's does, every other one; the engines' logic in every clock.
+        top = Module()
+        top.submodules.player = EnableInserter({"sync": game.phase})(m)
+        return top

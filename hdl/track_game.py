@@ -93,6 +93,10 @@ class TrackGame(wiring.Component):
         With ``evaluation``: every engine scores by the tracks' shapes, weighed by the table
         ``(mine, theirs, constant)`` (see :class:`~.track_search.TrackSearch`); None (the
         default): by their loop potential.
+    threads : int
+        2: two engines on each engine's logic (``engines`` even; see
+        :class:`~.parallel_search.ParallelSearch`): the design runs at half the clock, and so
+        must the logic around it (``phase``). 1 (the default): an engine a logic.
 
     Members
     -------
@@ -113,6 +117,8 @@ class TrackGame(wiring.Component):
         Of the last search.
     depth : Out(8)
         The deepest iteration the last search completed.
+    phase : Out(1)
+        With ``threads=2``: 1 in the clocks that the ``sync`` domain runs in (every other one).
     """
 
     def __init__(
@@ -131,10 +137,16 @@ class TrackGame(wiring.Component):
         attack_cut: bool = False,
         newest_first: bool = False,
         shapes=None,
+        threads: int = 1,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
             raise ValueError(f"engines must be a positive integer, not {engines!r}")
+        if threads not in (1, 2):
+            raise ValueError(f"threads must be 1 or 2, not {threads!r}")
+        if threads == 2 and engines % 2:
+            raise ValueError(f"two threads a logic need an even number of engines, not {engines}")
+        self.threads = threads
         self.board_options = dict(board_options or {})
         check_board_options(self.board_options)
         self.max_depth = max_depth
@@ -162,12 +174,13 @@ class TrackGame(wiring.Component):
                 "nodes": Out(32),
                 "cycles": Out(32),
                 "depth": Out(8),
+                **({"phase": Out(1)} if threads == 2 else {}),
             }
         )
 
     def elaborate(self, platform):
         m = Module()
-        if self.engines == 1 and not self.shared_table:
+        if self.engines == 1 and not self.shared_table and self.threads == 1:
             core = TrackSearch(
                 self.columns,
                 self.rows,
@@ -195,9 +208,12 @@ class TrackGame(wiring.Component):
                 shared_table=self.shared_table,
                 table_scores=self.table_scores,
                 board_options=board_options,
+                threads=self.threads,
                 **self.order,
             )
         m.submodules.core = core
+        if self.threads == 2:
+            m.d.comb += self.phase.eq(core.phase)
         rules, search = self.rules, self.search
 
         # The search's side of it.

@@ -9,8 +9,6 @@ compare what it returns with the reference engine and with :mod:`trax_fpga.host.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from pathlib import Path
 
 from trax_fpga.hdl.track_board import TrackBoard, TrackOp
 from trax_fpga.hdl.types import Symbol, Verdict
@@ -332,11 +330,8 @@ class TrackSearchSim:
                 options += (attack_cut, newest_first)
             if trace:
                 options += ("trace",)
-            if threads != 1:  # (the C-slow's transform is no gateware source: its text too)
-                from ..boards import cslow
-
-                transform = hashlib.sha256(Path(cslow.__file__).read_bytes()).hexdigest()
-                options += (("threads", threads, transform),)
+            if threads != 1:
+                options += (("threads", threads),)
             key = gateware_key(repr(("TrackSearchSim", *parameters, *options)))
             backend = VerilatorSim(build_by_parameters(key, make))
         else:

@@ -387,13 +387,16 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
 
 def gateware_key(parameters: str) -> str:
     """A digest of ``parameters`` (a design's constructor arguments as text), of Amaranth's
-    version and of every gateware source file: what decides the Verilog a design converts to."""
+    version and of every gateware source file (and the C-slow's transform, boards/cslow.py):
+    what decides the Verilog a design converts to."""
     digest = hashlib.sha256(parameters.encode())
     digest.update(metadata.version("amaranth").encode())
     hdl = resources.files("trax_fpga.hdl")
     for source in sorted(hdl.iterdir(), key=lambda item: item.name):
         if source.name.endswith(".py"):
             digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    # The C-slow's transform makes gateware too (hdl/threaded_engines.py's logic).
+    digest.update(resources.files("trax_fpga.boards").joinpath("cslow.py").read_bytes())
     return digest.hexdigest()[:24]
 
 

@@ -1,0 +1,175 @@
+"""Two engines on one engine's logic (hdl/threaded_engines.py): the engines C-slowed by two,
+with the logic around them at half the clock, are the same design as with engines of their own,
+slow clock by slow clock. Checked in Verilator on a small engine (registers, a memory, outputs
+read by the other engines in the same clock: a combinational one by higher-numbered engines, a
+register's by all), and on the search (``ParallelSearch(threads=2)``, ``make test-slow``)."""
+
+import random
+
+import pytest
+from amaranth import Module, Signal
+from amaranth.hdl import EnableInserter
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from trax_fpga.hdl.threaded_engines import ThreadedEngines
+from trax_fpga.sim.verilator import VerilatorSim
+
+
+class Engine(wiring.Component):
+    """A small engine: a running total of its inputs (a register), the total plus what it is
+    given (combinational), and a memory of past totals read back."""
+
+    step: In(8)
+    given: In(8)
+    total: Out(8)
+    offer: Out(8)
+    recalled: Out(8)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.memory = memory = Memory(shape=8, depth=16, init=[])
+        write, read = memory.write_port(), memory.read_port()
+        total, count = Signal(8), Signal(4)
+        m.d.sync += [total.eq(total + self.step + read.data), count.eq(count + 1)]
+        m.d.comb += [
+            write.addr.eq(count),
+            write.data.eq(total ^ self.given),
+            write.en.eq(self.step[0]),
+            read.addr.eq(self.step[4:]),
+            self.total.eq(total),
+            self.offer.eq(total + self.given),
+            self.recalled.eq(read.data),
+        ]
+        return m
+
+
+ENGINES = 4
+
+
+class Team(wiring.Component):
+    """Four engines, each given the offer of the one numbered below it (engine 0: the largest
+    total of all), as a coordinator's grants read the engines below; with ``threads=2``, on two
+    logics, the team's own register (the sum of the offers) at half the clock."""
+
+    def __init__(self, threads: int):
+        self.threads = threads
+        members = {f"step{i}": In(8) for i in range(ENGINES)}
+        members |= {f"total{i}": Out(8) for i in range(ENGINES)}
+        members |= {f"offer{i}": Out(8) for i in range(ENGINES)}
+        members |= {f"recalled{i}": Out(8) for i in range(ENGINES)}
+        members["sum"] = Out(8)
+        super().__init__(members)
+
+    def elaborate(self, platform):
+        m = Module()
+        if self.threads == 2:
+            threaded = ThreadedEngines(Engine(), ENGINES // 2, early=("total",))
+            units = list(threaded.units)
+        else:
+            units = []
+            for i in range(ENGINES):
+                m.submodules[f"engine{i}"] = unit = Engine()
+                units.append(unit)
+        largest = units[0].total
+        for unit in units[1:]:
+            largest = (unit.total > largest).as_unsigned() * unit.total + (
+                unit.total <= largest
+            ).as_unsigned() * largest
+        for i, unit in enumerate(units):
+            m.d.comb += [
+                unit.step.eq(getattr(self, f"step{i}")),
+                unit.given.eq(largest if i == 0 else units[i - 1].offer),
+                getattr(self, f"total{i}").eq(unit.total),
+                getattr(self, f"offer{i}").eq(unit.offer),
+                getattr(self, f"recalled{i}").eq(unit.recalled),
+            ]
+        m.d.sync += self.sum.eq(self.sum + sum(unit.offer for unit in units))
+        if self.threads == 1:
+            return m
+        top = Module()
+        top.submodules.engines = threaded
+        top.submodules.team = EnableInserter({"sync": threaded.phase})(m)
+        return top
+
+
+def outputs(engines):
+    return [f"{kind}{i}" for i in engines for kind in ("total", "offer", "recalled")]
+
+
+def run(sim, steps, threads):
+    """Each clock's outputs (a slow clock's with ``threads=2``: the team's register and a
+    thread-0 engine's in the even clock, a thread-1 engine's in the odd one), after that clock's
+    inputs are set; a reset halfway."""
+    seen = []
+    first, second = range(ENGINES // 2), range(ENGINES // 2, ENGINES)
+    for clock, values in enumerate(steps):
+        if clock == len(steps) // 2:
+            sim.reset(threads)  # (a thread is reset in its own clock)
+        for i, value in enumerate(values):
+            sim.set(f"step{i}", value)
+        row = [sim.get(name) for name in ["sum", *outputs(first)]]
+        if threads == 2:
+            assert sim.cycles % 2 == 0
+            sim.tick()
+        row += [sim.get(name) for name in outputs(second)]
+        sim.tick()
+        seen.append(tuple(row))
+    return seen
+
+
+def test_engines_on_c_slowed_logic_are_the_engines_of_their_own():
+    rng = random.Random(5)
+    steps = [tuple(rng.randrange(256) for _ in range(ENGINES)) for _ in range(300)]
+    with VerilatorSim(Team(1)) as sim:
+        expected = run(sim, steps, 1)
+    with VerilatorSim(Team(2)) as sim:
+        got = run(sim, steps, 2)
+    assert len({row[1] for row in expected}) > 100  # (the totals move)
+    assert got == expected
+
+
+@pytest.mark.slow
+def test_the_search_on_threaded_engines_is_the_search_on_engines_of_their_own():
+    """``ParallelSearch(threads=2)``: four engines on two logics C-slowed by two, with the board
+    files' kind of search (the shared table with scores, the line split to ply 2, the attack
+    cut, newest first), search as four engines of their own, slow clock by slow clock: the
+    same move, score, depth, nodes and clocks; and the game goes on alike after them."""
+    from trax_fpga.sim.track_driver import TrackSearchSim
+
+    from .test_parallel_search import some_positions
+    from .test_track_search import search
+
+    options = {
+        "max_depth": 4,
+        "engines": 4,
+        "pv_plies": 2,
+        "move_table": 256,
+        "shared_table": True,
+        "table_scores": True,
+        "attack_cut": True,
+        "newest_first": True,
+    }
+    with (
+        TrackSearchSim((32, 32), "verilator", **options) as plain,
+        TrackSearchSim((32, 32), "verilator", threads=2, **options) as threaded,
+    ):
+        checked = 0
+        for position in some_positions(3, 11):
+            for budget in (60, 400, 3000, 20000):
+                results = []
+                for engines in (plain, threaded):
+                    got, move = search(engines, position, budget)
+                    results.append((move, got.score, got.depth, got.nodes, got.cycles))
+                assert results[0] == results[1], position
+                checked += 1
+            assert results[0][0] is not None
+            for engines in (plain, threaded):
+                assert engines.play(results[0][0]).name == "LEGAL"
+            box = [
+                [engines.backend.get(f"game__box__{name}") for name in ("x", "y", "w", "h")]
+                for engines in (plain, threaded)
+            ]
+            assert box[0] == box[1]
+        assert checked == 24
