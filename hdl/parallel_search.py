@@ -80,7 +80,11 @@ class ParallelSearch(wiring.Component):
         (:class:`~.threaded_engines.ThreadedEngines`; ``engines`` even): the design is the
         one with ``engines`` engines of their own, run at half the clock (its ``sync`` domain
         runs in the clocks where ``phase`` is 1, and so must the logic around it: inputs held
-        two clocks, outputs for two clocks; a reset held two clocks or more).
+        two clocks, outputs for two clocks; a reset held two clocks or more, and at power-up).
+    retime : bool
+        With ``threads=2``: each engine's logic synthesized for the ECP5 and cut in two stages
+        (:class:`~.threaded_engines.ThreadedEngines`' ``retime``; ``cut_at`` ns): the same
+        search at up to twice the clock.
 
     Members
     -------
@@ -112,8 +116,13 @@ class ParallelSearch(wiring.Component):
         newest_first: bool = False,
         board_options: dict | None = None,
         threads: int = 1,
+        retime: bool = False,
+        cut_at: float | None = None,
     ):
         self.columns, self.rows = check_torus(columns, rows)
+        if retime and threads != 2:
+            raise ValueError("retiming takes two threads a logic (threads=2)")
+        self.retime, self.cut_at = bool(retime), cut_at
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, not {threads!r}")
         if threads == 2 and (not isinstance(engines, int) or engines % 2):
@@ -168,7 +177,11 @@ class ParallelSearch(wiring.Component):
             # The grants read every engine's ``pv_done`` and ``split_first_done`` in the clock
             # (registers in the engine): a thread-0 engine's, its thread-1 peers' too.
             threaded = ThreadedEngines(
-                self._engine(), n // 2, early=("pv_done", "split_first_done")
+                self._engine(),
+                n // 2,
+                early=("pv_done", "split_first_done"),
+                retime=self.retime,
+                cut_at=self.cut_at,
             )
             units = list(threaded.units)
         else:

@@ -50,6 +50,11 @@ class ThreadedEngines(wiring.Component):
     early : tuple of str
         The outputs (top-level members, registers' outputs in the engine) that a thread-0
         engine's inputs may depend on combinationally, through the logic around.
+    retime : bool
+        The logic synthesized for the ECP5 and cut in two stages
+        (:func:`~trax_fpga.boards.cslow.retimed_module`, ``cut_at`` ns, half the estimated
+        worst path by default): the same computation at up to twice the clock. Without a
+        platform (the Verilator build), with the ECP5 cells' simulation models.
 
     Members
     -------
@@ -60,7 +65,15 @@ class ThreadedEngines(wiring.Component):
         reset changes it).
     """
 
-    def __init__(self, engine, logics: int, *, early: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        engine,
+        logics: int,
+        *,
+        early: tuple[str, ...] = (),
+        retime: bool = False,
+        cut_at: float | None = None,
+    ):
         if not isinstance(logics, int) or isinstance(logics, bool) or logics < 1:
             raise ValueError(f"logics must be a positive integer, not {logics!r}")
         for name in early:
@@ -68,16 +81,26 @@ class ThreadedEngines(wiring.Component):
             if member is None or member.flow != Out or not member.is_port:
                 raise ValueError(f"{name!r} is not one of the engine's outputs")
         self.engine, self.logics, self.early = engine, logics, tuple(early)
+        self.retime, self.cut_at = bool(retime), cut_at
         super().__init__({"units": Out(engine.signature).array(2 * logics), "phase": Out(1)})
 
     def elaborate(self, platform):
-        from ..boards.cslow import cslow_module  # (Yosys, at elaboration only)
+        from ..boards.cslow import cslow_module, ecp5_simulation_models, retimed_module
 
         m = Module()
         # The thread registers' clock: the sync domain's, never gated nor reset.
         m.domains.cslow = ClockDomain("cslow", reset_less=True, local=True)
         m.d.comb += ClockSignal("cslow").eq(ClockSignal("sync"))
-        name, text = cslow_module(self.engine, early=self.early)
+        # (Yosys makes the logic, at elaboration)
+        if self.retime:
+            family = str(getattr(platform, "family", "ecp5")).lower()
+            if family != "ecp5":
+                raise ValueError(f"the retimed logic is the ECP5's, not the {family}'s")
+            name, text, _ = retimed_module(self.engine, early=self.early, at=self.cut_at)
+            if platform is None:
+                add_source(platform, "ecp5_cells.v", ecp5_simulation_models())
+        else:
+            name, text = cslow_module(self.engine, early=self.early)
         add_source(platform, f"{name}.v", text)
         members = list(self.engine.signature.flatten(self.engine))
         for k in range(self.logics):

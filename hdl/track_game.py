@@ -97,6 +97,9 @@ class TrackGame(wiring.Component):
         2: two engines on each engine's logic (``engines`` even; see
         :class:`~.parallel_search.ParallelSearch`): the design runs at half the clock, and so
         must the logic around it (``phase``). 1 (the default): an engine a logic.
+    retime : bool
+        With ``threads=2``: the engines' logic cut in two stages for the ECP5 (see
+        :class:`~.parallel_search.ParallelSearch`).
 
     Members
     -------
@@ -138,6 +141,7 @@ class TrackGame(wiring.Component):
         newest_first: bool = False,
         shapes=None,
         threads: int = 1,
+        retime: bool = False,
     ):
         self.columns, self.rows = check_torus(columns, rows)
         if not isinstance(engines, int) or isinstance(engines, bool) or engines < 1:
@@ -147,6 +151,9 @@ class TrackGame(wiring.Component):
         if threads == 2 and engines % 2:
             raise ValueError(f"two threads a logic need an even number of engines, not {engines}")
         self.threads = threads
+        if retime and threads != 2:
+            raise ValueError("retiming takes two threads a logic (threads=2)")
+        self.retime = bool(retime)
         self.board_options = dict(board_options or {})
         check_board_options(self.board_options)
         self.max_depth = max_depth
@@ -209,6 +216,7 @@ class TrackGame(wiring.Component):
                 table_scores=self.table_scores,
                 board_options=board_options,
                 threads=self.threads,
+                retime=self.retime,
                 **self.order,
             )
         m.submodules.core = core

@@ -270,6 +270,7 @@ class TrackSearchSim:
         newest_first: bool = False,
         trace: bool = False,
         threads: int = 1,
+        retime: bool = False,
     ) -> None:
         self.width, self.height = torus
         if trace and engines is not None:
@@ -308,6 +309,7 @@ class TrackSearchSim:
                 newest_first=newest_first,
                 board_options=board_options,
                 threads=threads,
+                retime=retime,
             )
 
         if component is not None:  # a search built by the caller
@@ -331,7 +333,7 @@ class TrackSearchSim:
             if trace:
                 options += ("trace",)
             if threads != 1:
-                options += (("threads", threads),)
+                options += (("threads", threads, "retimed" if retime else "c-slowed"),)
             key = gateware_key(repr(("TrackSearchSim", *parameters, *options)))
             backend = VerilatorSim(build_by_parameters(key, make))
         else:

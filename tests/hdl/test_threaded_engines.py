@@ -46,6 +46,8 @@ class Engine(wiring.Component):
 
 
 ENGINES = 4
+#: Where the small engine's logic is cut (ns): early, so that the second stage holds logic.
+CUT_AT = 1.0
 
 
 class Team(wiring.Component):
@@ -53,8 +55,8 @@ class Team(wiring.Component):
     total of all), as a coordinator's grants read the engines below; with ``threads=2``, on two
     logics, the team's own register (the sum of the offers) at half the clock."""
 
-    def __init__(self, threads: int):
-        self.threads = threads
+    def __init__(self, threads: int, retime: bool = False):
+        self.threads, self.retime = threads, retime
         members = {f"step{i}": In(8) for i in range(ENGINES)}
         members |= {f"total{i}": Out(8) for i in range(ENGINES)}
         members |= {f"offer{i}": Out(8) for i in range(ENGINES)}
@@ -65,7 +67,9 @@ class Team(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         if self.threads == 2:
-            threaded = ThreadedEngines(Engine(), ENGINES // 2, early=("total",))
+            threaded = ThreadedEngines(
+                Engine(), ENGINES // 2, early=("total",), retime=self.retime, cut_at=CUT_AT
+            )
             units = list(threaded.units)
         else:
             units = []
@@ -101,11 +105,11 @@ def outputs(engines):
 def run(sim, steps, threads):
     """Each clock's outputs (a slow clock's with ``threads=2``: the team's register and a
     thread-0 engine's in the even clock, a thread-1 engine's in the odd one), after that clock's
-    inputs are set; a reset halfway."""
+    inputs are set; a reset first and halfway."""
     seen = []
     first, second = range(ENGINES // 2), range(ENGINES // 2, ENGINES)
     for clock, values in enumerate(steps):
-        if clock == len(steps) // 2:
+        if clock in (0, len(steps) // 2):  # (retimed, the second thread starts at a reset)
             sim.reset(threads)  # (a thread is reset in its own clock)
         for i, value in enumerate(values):
             sim.set(f"step{i}", value)
@@ -119,13 +123,22 @@ def run(sim, steps, threads):
     return seen
 
 
-def test_engines_on_c_slowed_logic_are_the_engines_of_their_own():
+@pytest.mark.parametrize("retime", [False, True], ids=["c-slowed", "retimed"])
+def test_engines_on_c_slowed_logic_are_the_engines_of_their_own(retime):
+    """Also with the logic synthesized for the ECP5 and cut in two stages (the cells'
+    simulation models in Verilator)."""
     rng = random.Random(5)
     steps = [tuple(rng.randrange(256) for _ in range(ENGINES)) for _ in range(300)]
     with VerilatorSim(Team(1)) as sim:
         expected = run(sim, steps, 1)
-    with VerilatorSim(Team(2)) as sim:
+    with VerilatorSim(Team(2, retime)) as sim:
         got = run(sim, steps, 2)
+    if retime:
+        from trax_fpga.boards.cslow import retimed_module
+
+        report = retimed_module(Engine(), early=("total",), at=CUT_AT)[2]
+        second_stage = int(report.split(" cells in the second stage")[0].split()[-1])
+        assert second_stage > 10, report
     assert len({row[1] for row in expected}) > 100  # (the totals move)
     assert got == expected
 
