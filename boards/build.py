@@ -189,6 +189,17 @@ def with_engines(spec: BoardSpec, engines: int) -> BoardSpec:
     return dataclasses.replace(spec, player_options=options)
 
 
+def with_threads(spec: BoardSpec, threads: int, retime: bool) -> BoardSpec:
+    """``spec`` whose player runs two engines on each engine's logic, C-slowed by two
+    (``threads=2``; with ``retime``, that logic cut in two stages: docs/cslow.md)."""
+    options = dict(spec.player_options)
+    search = {**options.get("search_options", {}), "threads": threads}
+    if retime:
+        search["retime"] = True
+    options["search_options"] = search
+    return dataclasses.replace(spec, player_options=options)
+
+
 def with_pv_plies(spec: BoardSpec, pv_plies: int) -> BoardSpec:
     """``spec`` whose engines split the previous best's line down to ply ``pv_plies`` (the
     recursive PV split, docs/parallel.md; 1: its node at ply 1 alone)."""
@@ -414,6 +425,19 @@ def main(argv: list[str] | None = None) -> int:
         help="the player's search engines, each with its own board (default: the board file's)",
     )
     parser.add_argument(
+        "--threads",
+        type=int,
+        choices=(1, 2),
+        help="2: two engines on each engine's logic, C-slowed by two, the player at half the "
+        "clock (docs/cslow.md; --engines even)",
+    )
+    parser.add_argument(
+        "--retime",
+        action="store_true",
+        help="with --threads 2: each engine's logic synthesized alone and cut in two stages "
+        "(ECP5; ask the doubled clock with --clock)",
+    )
+    parser.add_argument(
         "--pv-plies",
         type=int,
         metavar="P",
@@ -493,6 +517,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.pv_plies < 1:
                 raise ValueError(f"--pv-plies must be at least 1, not {args.pv_plies}")
             spec = with_pv_plies(spec, args.pv_plies)
+        if args.retime and args.threads != 2:
+            raise ValueError("--retime needs --threads 2")
+        if args.threads is not None:
+            spec = with_threads(spec, args.threads, args.retime)
         if args.shared_table and not args.move_table:
             raise ValueError("--shared-table needs --move-table N")
         if args.move_table is not None:
@@ -525,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
                 build_dir = build_dir.with_name(f"{build_dir.name}-{args.engines}e")
             if args.pv_plies is not None:
                 build_dir = build_dir.with_name(f"{build_dir.name}-pv{args.pv_plies}")
+            if args.threads is not None:
+                retimed = "-retimed" if args.retime else ""
+                build_dir = build_dir.with_name(f"{build_dir.name}-{args.threads}t{retimed}")
             if args.move_table is not None:
                 shared = "-shared" if args.shared_table else ""
                 build_dir = build_dir.with_name(f"{build_dir.name}-table{args.move_table}{shared}")

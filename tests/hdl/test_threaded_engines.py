@@ -144,11 +144,13 @@ def test_engines_on_c_slowed_logic_are_the_engines_of_their_own(retime):
 
 
 @pytest.mark.slow
-def test_the_search_on_threaded_engines_is_the_search_on_engines_of_their_own():
-    """``ParallelSearch(threads=2)``: four engines on two logics C-slowed by two, with the board
-    files' kind of search (the shared table with scores, the line split to ply 2, the attack
-    cut, newest first), search as four engines of their own, slow clock by slow clock: the
-    same move, score, depth, nodes and clocks; and the game goes on alike after them."""
+@pytest.mark.parametrize("retime", [False, True], ids=["c-slowed", "retimed"])
+def test_the_search_on_threaded_engines_is_the_search_on_engines_of_their_own(retime):
+    """``ParallelSearch(threads=2)``: four engines on two logics C-slowed by two (or retimed:
+    synthesized for the ECP5 and cut in two stages, simulated on the cells' models), with the
+    board files' kind of search (the shared table with scores, the line split to ply 2, the
+    attack cut, newest first), search as four engines of their own, slow clock by slow clock:
+    the same move, score, depth, nodes and clocks; and the game goes on alike after them."""
     from trax_fpga.sim.track_driver import TrackSearchSim
 
     from .test_parallel_search import some_positions
@@ -166,7 +168,7 @@ def test_the_search_on_threaded_engines_is_the_search_on_engines_of_their_own():
     }
     with (
         TrackSearchSim((32, 32), "verilator", **options) as plain,
-        TrackSearchSim((32, 32), "verilator", threads=2, **options) as threaded,
+        TrackSearchSim((32, 32), "verilator", threads=2, retime=retime, **options) as threaded,
     ):
         checked = 0
         for position in some_positions(3, 11):
