@@ -340,6 +340,7 @@ def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
             exempt=frozenset({drivers[thread_bit]}),
         )
         flops = insert_registers(netlist, cut)
+        _warm_up(module, skip={drivers[thread_bit]})
         for port in early:
             twin = []
             for bit in ports[port]["bits"]:
@@ -357,6 +358,84 @@ def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
         (work / "cut.json").write_text(json.dumps(doc))
         _run(yosys, "read_json cut.json; write_verilog -noattr cut.v", work)
         return (work / "cut.v").read_text(), report
+
+
+def _lut(module: dict, name: str, inputs: list, table: int) -> int:
+    """A LUT4 of ``inputs`` (up to 4 bits, the rest tied low) with truth table ``table``; its
+    output bit."""
+    out = free_bit(module)
+    pins = dict(zip("ABCD", [*inputs, "0", "0", "0", "0"], strict=False))
+    module["cells"][name] = {
+        "hide_name": 1,
+        "type": "LUT4",
+        "parameters": {"INIT": format(table, "016b")},
+        "attributes": {},
+        "port_directions": {"A": "input", "B": "input", "C": "input", "D": "input", "Z": "output"},
+        "connections": {**{pin: [bit] for pin, bit in pins.items()}, "Z": [out]},
+    }
+    module["netnames"][f"{name}_z"] = {"hide_name": 0, "bits": [out]}
+    return out
+
+
+#: LUT4 truth tables over A and B: A | B, A & B, ~A.
+_OR, _AND, _NOT = 0b1110, 0b1000, 0b0101
+
+
+def _warm_up(module: dict, skip: set[str]) -> None:
+    """Make the retimed design's first clock what the doubled design's is. At power-up only
+    the first thread's state is in the registers; the second stage then works from the cut's
+    registers, which hold nothing of the second thread's. So in the first clock every register
+    (but the thread's, those at the cut and ``skip``) takes its initial value (its ``LSR``: the
+    second thread's state is its initial one, as the doubled design's first copies are), and
+    no memory writes (a block RAM's ``RST``, which also clears its output, the read port's
+    initial value; a distributed RAM's ``WRE``): a register ``warm``, 0 in the first clock."""
+    cells = module["cells"]
+    warm = free_bit(module)
+    module["netnames"]["cslow_warm"] = {"hide_name": 0, "bits": [warm]}
+    template = next(c for c in cells.values() if c["type"] == "TRELLIS_FF")
+    cells["cslow_warm_ff"] = {
+        **template,
+        "parameters": {**template["parameters"], "REGSET": "RESET", "CEMUX": "1 "},
+        "attributes": {},
+        "port_directions": {"CLK": "input", "DI": "input", "LSR": "input", "Q": "output"},
+        "connections": {
+            "CLK": list(template["connections"]["CLK"]),
+            "DI": ["1"],
+            "LSR": ["0"],
+            "Q": [warm],
+        },
+    }
+    cold = _lut(module, "cslow_cold", [warm], _NOT)
+    made: dict[tuple, int] = {}
+
+    def gate(net, table, key):
+        if net in ("0", 0) and table == _OR:
+            return cold
+        if (net, key) not in made:
+            made[(net, key)] = _lut(module, f"cslow_{key}_{len(made)}", [net, warm], table)
+        return made[(net, key)]
+
+    # (A | ~warm: A on the LUT's A, warm on B: the table of A | ~B; A & B for the enables)
+    or_not_warm, and_warm = 0b1011, _AND
+    for name, cell in list(cells.items()):
+        kind, conns = cell["type"], cell["connections"]
+        if kind == "TRELLIS_FF":
+            if name in skip or name == "cslow_warm_ff" or name.startswith("second_stage_ff_"):
+                continue
+            lsr = conns.get("LSR", ["0"])[0]
+            inverted = str(cell["parameters"].get("LSRMUX", "LSR")).strip() == "INV"
+            if inverted:
+                conns["LSR"] = [gate(lsr, and_warm, "lsr_inv")]
+            else:
+                conns["LSR"] = [cold if lsr in ("0", 0) else gate(lsr, or_not_warm, "lsr")]
+                cell["port_directions"]["LSR"] = "input"
+        elif kind == "DP16KD":
+            for port in ("RSTA", "RSTB"):
+                rst = conns.get(port, ["0"])[0]
+                conns[port] = [cold if rst in ("0", 0) else gate(rst, or_not_warm, "rst")]
+                cell["port_directions"][port] = "input"
+        elif kind == "TRELLIS_DPR16X4":
+            conns["WRE"] = [gate(conns["WRE"][0], and_warm, "wre")]
 
 
 def _next_value(module: dict, register: dict, di: int):

@@ -42,6 +42,7 @@ __all__ = [
     "cut_bits",
     "free_bit",
     "group_name",
+    "is_endpoint",
     "longest_paths",
     "main",
 ]
@@ -50,9 +51,20 @@ __all__ = [
 #: (its read address, RAD, is logic: :func:`comb_inputs`).
 ENDPOINT_PORTS = {
     "TRELLIS_FF": ("DI", "CE", "LSR", "M"),
-    "DP16KD": ("ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB"),
+    "DP16KD": (
+        "ADA", "ADB", "DIA", "DIB", "WEA", "WEB", "CEA", "CEB", "OCEA", "OCEB", "RSTA", "RSTB",
+        "CSA", "CSB",
+    ),
     "TRELLIS_DPR16X4": ("WAD", "DI", "WRE"),
-}
+}  # fmt: skip
+
+
+def is_endpoint(kind: str, port: str) -> bool:
+    """Whether input ``port`` of a cell of type ``kind`` ends a path (a name of
+    :data:`ENDPOINT_PORTS`, or one of its bits: a block RAM's ``ADA3``)."""
+    return any(port.startswith(name) for name in ENDPOINT_PORTS.get(kind, ()))
+
+
 #: The routing delay assumed for a net between two slices (ns).
 ROUTE_NS = 1.0
 _FF_CLK_TO_Q = 0.52

@@ -28,7 +28,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from .paths import ENDPOINT_PORTS, Netlist, Timing, comb_inputs, free_bit, longest_paths
+from .paths import Netlist, Timing, comb_inputs, free_bit, is_endpoint, longest_paths
 
 __all__ = ["StageCut", "insert_registers", "main", "stage_cut"]
 
@@ -196,7 +196,7 @@ def stage_cut(
         for _, bit in _outputs(cells[work.pop()]):
             for reader, port in readers.get(bit, []):
                 kind = cells[reader]["type"]
-                if reader in late or kind in _SEQUENTIAL or port in ENDPOINT_PORTS.get(kind, ()):
+                if reader in late or kind in _SEQUENTIAL or is_endpoint(kind, port):
                     continue
                 group = chains.get(find(reader), [reader]) if kind == "CCU2C" else [reader]
                 for member in group:  # a chain goes whole
@@ -219,9 +219,8 @@ def stage_cut(
     for cname, cell in cells.items():
         if cname in exempt:
             continue
-        ends = ENDPOINT_PORTS.get(cell["type"], ())
         for port, i, bit in _inputs(cell):
-            into_end = port in ends
+            into_end = is_endpoint(cell["type"], port)
             into_late = cname in late and not into_end and port != "CIN"
             if (into_end or into_late) and first_stage(bit):
                 sinks.setdefault(bit, []).append((cname, port, i))

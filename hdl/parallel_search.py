@@ -80,7 +80,7 @@ class ParallelSearch(wiring.Component):
         (:class:`~.threaded_engines.ThreadedEngines`; ``engines`` even): the design is the
         one with ``engines`` engines of their own, run at half the clock (its ``sync`` domain
         runs in the clocks where ``phase`` is 1, and so must the logic around it: inputs held
-        two clocks, outputs for two clocks; a reset held two clocks or more, and at power-up).
+        two clocks, outputs for two clocks; a reset held two clocks or more).
     retime : bool
         With ``threads=2``: each engine's logic synthesized for the ECP5 and cut in two stages
         (:class:`~.threaded_engines.ThreadedEngines`' ``retime``; ``cut_at`` ns): the same

@@ -83,12 +83,10 @@ class SlowClockView:
     :class:`~trax_fpga.hdl.parallel_search.ParallelSearch` with ``threads=2``, seen at its own
     clock: a ``tick`` runs two clocks of ``sim`` from an even one, ``get`` reads in an even
     clock, and ``reset`` holds the reset two clocks a tick. A driver written for the design with
-    engines of their own drives it unchanged. The design is reset first (a retimed logic's
-    second thread starts from a reset)."""
+    engines of their own drives it unchanged."""
 
     def __init__(self, sim):
         self.sim = sim
-        self.reset()
 
     @property
     def model(self):
