@@ -92,9 +92,15 @@ def run(sim, design, steps):
 
 @pytest.mark.parametrize(
     ("width", "depth", "transparent"),
-    [(1, 16384, False), (2, 8192, False), (4, 4096, True), (9, 2048, False), (18, 1024, True),
-     (16, 2048, False)],
-)  # fmt: skip
+    [
+        (1, 16384, False),
+        pytest.param(2, 8192, False, marks=pytest.mark.slow),
+        pytest.param(4, 4096, True, marks=pytest.mark.slow),
+        (9, 2048, False),
+        (18, 1024, True),
+        pytest.param(16, 2048, False, marks=pytest.mark.slow),
+    ],
+)
 def test_the_models_simulate_the_mapped_design_as_the_design(width, depth, transparent):
     design = Block(width, depth, transparent)
     text = mapped_verilog(design)
