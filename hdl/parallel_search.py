@@ -32,6 +32,11 @@ WATCHDOG = 4096
 #: are a tree of comparisons with a register halfway.
 MERGE_LATENCY = 2
 
+#: An engine's requests to the shared table (its port's outputs, registers in the engine).
+TABLE_REQUESTS = (
+    "table__probe", "table__probe_slot", "table__store", "table__store_slot",
+    "table__store_entry",
+)  # fmt: skip
 #: Inputs that every engine takes as they come (the game port's commands too, registered).
 BROADCAST = ("turn", "budget", "peek_x", "peek_y")
 #: Outputs of the game's board, the same in every engine: engine 0's (the game port's answer
@@ -180,6 +185,9 @@ class ParallelSearch(wiring.Component):
                 self._engine(),
                 n // 2,
                 early=("pv_done", "split_first_done"),
+                # The shared table's requests, from registers near it (the table's arbitration
+                # from the engines' own registers across the chip was the 85F's critical path).
+                captured=TABLE_REQUESTS if self.shared_table else (),
                 retime=self.retime,
                 cut_at=self.cut_at,
             )

@@ -50,6 +50,13 @@ class ThreadedEngines(wiring.Component):
     early : tuple of str
         The outputs (top-level members, registers' outputs in the engine) that a thread-0
         engine's inputs may depend on combinationally, through the logic around.
+    captured : tuple of str
+        Outputs (by port name, ``table__probe``: registers' outputs in the engine) that the
+        logic around takes only into its registers: every engine's, thread 0's and thread 1's
+        (its early twin), is taken into a register at the even clock's end and given from it,
+        so that the paths from the engines to that logic start at registers of the odd clock
+        (not the engines' own, across the chip). In the even clock they are the slow clock
+        before's.
     retime : bool
         The logic synthesized for the ECP5 and cut in two stages
         (:func:`~trax_fpga.boards.cslow.retimed_module`, ``cut_at`` ns, half the estimated
@@ -71,6 +78,7 @@ class ThreadedEngines(wiring.Component):
         logics: int,
         *,
         early: tuple[str, ...] = (),
+        captured: tuple[str, ...] = (),
         retime: bool = False,
         cut_at: float | None = None,
     ):
@@ -80,7 +88,16 @@ class ThreadedEngines(wiring.Component):
             member = engine.signature.members.get(name)
             if member is None or member.flow != Out or not member.is_port:
                 raise ValueError(f"{name!r} is not one of the engine's outputs")
+        outputs = {
+            "__".join(str(part) for part in path)
+            for path, member, _ in engine.signature.flatten(engine)
+            if member.flow == Out
+        }
+        for name in captured:
+            if name not in outputs:
+                raise ValueError(f"{name!r} is not one of the engine's outputs")
         self.engine, self.logics, self.early = engine, logics, tuple(early)
+        self.captured = tuple(captured)
         self.retime, self.cut_at = bool(retime), cut_at
         super().__init__({"units": Out(engine.signature).array(2 * logics), "phase": Out(1)})
 
@@ -96,11 +113,12 @@ class ThreadedEngines(wiring.Component):
             family = str(getattr(platform, "family", "ecp5")).lower()
             if family != "ecp5":
                 raise ValueError(f"the retimed logic is the ECP5's, not the {family}'s")
-            name, text, _ = retimed_module(self.engine, early=self.early, at=self.cut_at)
+            twins = self.early + self.captured
+            name, text, _ = retimed_module(self.engine, early=twins, at=self.cut_at)
             if platform is None:
                 add_source(platform, "ecp5_cells.v", ecp5_simulation_models())
         else:
-            name, text = cslow_module(self.engine, early=self.early)
+            name, text = cslow_module(self.engine, early=self.early + self.captured)
         add_source(platform, f"{name}.v", text)
         members = list(self.engine.signature.flatten(self.engine))
         for k in range(self.logics):
@@ -122,6 +140,14 @@ class ThreadedEngines(wiring.Component):
                 ports.append(("o", port, out))
                 with m.If(~thread):
                     m.d.cslow += held.eq(out)
+                if port in self.captured:  # (both from registers of the even clock's end)
+                    early = Signal(len(mine), name=f"logic{k}_{port}_early")
+                    held_early = Signal(len(mine), name=f"logic{k}_{port}_held_early")
+                    ports.append(("o", f"early__{port}", early))
+                    with m.If(~thread):
+                        m.d.cslow += held_early.eq(early)
+                    m.d.comb += [mine.eq(held), theirs.eq(held_early)]
+                    continue
                 m.d.comb += mine.eq(Mux(thread, held, out))
                 if port in self.early:
                     early = Signal(len(mine), name=f"logic{k}_{port}_early")
