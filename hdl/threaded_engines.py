@@ -22,8 +22,9 @@ copy: its value for the slow clock, a clock before its logic shows it). With tha
 and the logic around them are, slow clock by slow clock, the same design with ``2 * logics``
 engines of their own; a thread-1 engine's other outputs are not its own in the even clock.
 
-The C-slowed logic is a Verilog module made by Yosys (YoWASP) when this block is elaborated,
-handed to the platform or to the Verilator build (:mod:`.verilog_sources`).
+The C-slowed logic is a Verilog module made by the C-slow's tools
+(:mod:`trax_fpga.boards.cslow`, registered with :mod:`.verilog_sources`; Yosys) when this block
+is elaborated, handed to the platform or to the Verilator build.
 """
 
 from amaranth import ClockDomain, ClockSignal, Module, Mux, ResetSignal, Signal, Value
@@ -32,7 +33,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .track_board import member_at
-from .verilog_sources import add_source
+from .verilog_sources import add_source, logic_maker
 
 __all__ = ["ThreadedEngines"]
 
@@ -102,24 +103,24 @@ class ThreadedEngines(wiring.Component):
         super().__init__({"units": Out(engine.signature).array(2 * logics), "phase": Out(1)})
 
     def elaborate(self, platform):
-        from ..boards.cslow import cslow_module, ecp5_simulation_models, retimed_module
-
         m = Module()
         # The thread registers' clock: the sync domain's, never gated nor reset.
         m.domains.cslow = ClockDomain("cslow", reset_less=True, local=True)
         m.d.comb += ClockSignal("cslow").eq(ClockSignal("sync"))
-        # (Yosys makes the logic, at elaboration)
         if self.retime:
             family = str(getattr(platform, "family", "ecp5")).lower()
             if family != "ecp5":
                 raise ValueError(f"the retimed logic is the ECP5's, not the {family}'s")
-            twins = self.early + self.captured
-            name, text, _ = retimed_module(self.engine, early=twins, at=self.cut_at)
-            if platform is None:
-                add_source(platform, "ecp5_cells.v", ecp5_simulation_models())
-        else:
-            name, text = cslow_module(self.engine, early=self.early + self.captured)
-        add_source(platform, f"{name}.v", text)
+        # (the C-slow's tools make the logic, with Yosys, at elaboration)
+        name, sources = logic_maker()(
+            self.engine,
+            early=self.early + self.captured,
+            retime=self.retime,
+            cut_at=self.cut_at,
+            simulation=platform is None,
+        )
+        for file, text in sources.items():
+            add_source(platform, file, text)
         members = list(self.engine.signature.flatten(self.engine))
         for k in range(self.logics):
             first, second = self.units[k], self.units[self.logics + k]

@@ -46,6 +46,7 @@ from amaranth.back import verilog
 from amaranth.hdl import Shape, Signal, ValueCastable
 from amaranth.lib import wiring
 
+from ..boards import cslow as _cslow  # noqa: F401 (registers the C-slow's logic maker)
 from ..hdl.verilog_sources import collect_sources
 from . import toolchain
 
