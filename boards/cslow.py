@@ -402,8 +402,8 @@ def _lut(module: dict, name: str, inputs: list, table: int) -> int:
     return out
 
 
-#: LUT4 truth tables over A and B: A | B, A & B, ~A.
-_OR, _AND, _NOT = 0b1110, 0b1000, 0b0101
+#: LUT4 truth tables over A and B: A & B, ~A.
+_AND, _NOT = 0b1000, 0b0101
 
 
 def _warm_up(module: dict, skip: set[str]) -> None:
@@ -434,8 +434,6 @@ def _warm_up(module: dict, skip: set[str]) -> None:
     made: dict[tuple, int] = {}
 
     def gate(net, table, key):
-        if net in ("0", 0) and table == _OR:
-            return cold
         if (net, key) not in made:
             made[(net, key)] = _lut(module, f"cslow_{key}_{len(made)}", [net, warm], table)
         return made[(net, key)]
@@ -480,17 +478,7 @@ def _next_value(module: dict, register: dict, di: int):
         for b in (0, 1):
             active = b ^ inverted
             table |= (value if active else a) << (2 * b + a)
-    out = free_bit(module)
-    module["cells"][f"early_twin_{out}"] = {
-        "hide_name": 1,
-        "type": "LUT4",
-        "parameters": {"INIT": format(table, "016b")},
-        "attributes": {},
-        "port_directions": {"A": "input", "B": "input", "C": "input", "D": "input", "Z": "output"},
-        "connections": {"A": [di], "B": [lsr], "C": ["0"], "D": ["0"], "Z": [out]},
-    }
-    module["netnames"][f"early_twin_{out}_z"] = {"hide_name": 0, "bits": [out]}
-    return out
+    return _lut(module, f"early_twin_{free_bit(module)}", [di, lsr], table)
 
 
 def _at_cut(module: dict, bit) -> bool:
