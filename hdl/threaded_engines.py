@@ -60,9 +60,9 @@ class ThreadedEngines(wiring.Component):
         before's.
     retime : bool
         The logic synthesized for the ECP5 and cut in two stages
-        (:func:`~trax_fpga.boards.cslow.retimed_module`, ``cut_at`` ns, half the estimated
-        worst path by default): the same computation at up to twice the clock. Without a
-        platform (the Verilator build), with the ECP5 cells' simulation models.
+        (:func:`~trax_fpga.boards.cslow.retimed_module`, ``cut_at`` ns of the estimate; by
+        default where the worst stage is shortest): the same computation at up to twice the
+        clock. Without a platform (the Verilator build), with the ECP5 cells' simulation models.
 
     Members
     -------
@@ -114,7 +114,8 @@ class ThreadedEngines(wiring.Component):
         # (the C-slow's tools make the logic, with Yosys, at elaboration)
         name, sources = logic_maker()(
             self.engine,
-            early=self.early + self.captured,
+            early=self.early,
+            captured=self.captured,
             retime=self.retime,
             cut_at=self.cut_at,
             simulation=platform is None,

@@ -388,16 +388,19 @@ def build(component, *, cache: Path | None = None, jobs: int = 2) -> Model:
 
 def gateware_key(parameters: str) -> str:
     """A digest of ``parameters`` (a design's constructor arguments as text), of Amaranth's
-    version and of every gateware source file (and the C-slow's transform, boards/cslow.py):
-    what decides the Verilog a design converts to."""
+    version and of every gateware source file (and the C-slow's tools in boards/: its
+    transform, the retiming's cut and estimate, the ECP5 cells' models): what decides the
+    Verilog a design converts to."""
     digest = hashlib.sha256(parameters.encode())
     digest.update(metadata.version("amaranth").encode())
     hdl = resources.files("trax_fpga.hdl")
     for source in sorted(hdl.iterdir(), key=lambda item: item.name):
         if source.name.endswith(".py"):
             digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    # The C-slow's transform makes gateware too (hdl/threaded_engines.py's logic).
-    digest.update(resources.files("trax_fpga.boards").joinpath("cslow.py").read_bytes())
+    # The C-slow's tools make gateware too (hdl/threaded_engines.py's logic).
+    boards = resources.files("trax_fpga.boards")
+    for source in ("cslow.py", "retime.py", "paths.py", "ecp5_models.py"):
+        digest.update(boards.joinpath(source).read_bytes())
     return digest.hexdigest()[:24]
 
 

@@ -18,7 +18,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from trax_fpga.boards.build import tool_environment
-from trax_fpga.boards.cslow import ecp5_simulation_models
+from trax_fpga.boards.ecp5_models import ecp5_simulation_models
 from trax_fpga.sim.verilator import VerilatorSim, build
 
 

@@ -19,13 +19,15 @@ from trax_fpga.sim.verilator import VerilatorSim
 
 class Engine(wiring.Component):
     """A small engine: a running total of its inputs (a register), the total plus what it is
-    given (combinational), and a memory of past totals (with initial contents) read back."""
+    given (combinational), a memory of past totals (with initial contents) read back, and a
+    register of a sum of them (read only into the team's register: captured)."""
 
     step: In(8)
     given: In(8)
     total: Out(8)
     offer: Out(8)
     recalled: Out(8)
+    stored: Out(8)
 
     def elaborate(self, platform):
         m = Module()
@@ -36,6 +38,8 @@ class Engine(wiring.Component):
         write, read = memory.write_port(), memory.read_port()
         total, count = Signal(8), Signal(10)
         m.d.sync += [total.eq(total + self.step + read.data), count.eq(count + 1)]
+        # (its data after the cut when retimed: the captured twin is then the second stage's)
+        m.d.sync += self.stored.eq((total + read.data) ^ (self.step + count[:8]))
         m.d.comb += [
             write.addr.eq(count),
             write.data.eq(total ^ self.given),
@@ -56,7 +60,8 @@ CUT_AT = 1.0
 class Team(wiring.Component):
     """Four engines, each given the offer of the one numbered below it (engine 0: the largest
     total of all), as a coordinator's grants read the engines below; with ``threads=2``, on two
-    logics, the team's own register (the sum of the offers) at half the clock."""
+    logics, the team's own registers (the sum of the offers, a mix of the stored values) at
+    half the clock."""
 
     def __init__(self, threads: int, retime: bool = False):
         self.threads, self.retime = threads, retime
@@ -65,13 +70,19 @@ class Team(wiring.Component):
         members |= {f"offer{i}": Out(8) for i in range(ENGINES)}
         members |= {f"recalled{i}": Out(8) for i in range(ENGINES)}
         members["sum"] = Out(8)
+        members["mix"] = Out(16)
         super().__init__(members)
 
     def elaborate(self, platform):
         m = Module()
         if self.threads == 2:
             threaded = ThreadedEngines(
-                Engine(), ENGINES // 2, early=("total",), retime=self.retime, cut_at=CUT_AT
+                Engine(),
+                ENGINES // 2,
+                early=("total",),
+                captured=("stored",),
+                retime=self.retime,
+                cut_at=CUT_AT,
             )
             units = list(threaded.units)
         else:
@@ -93,6 +104,12 @@ class Team(wiring.Component):
                 getattr(self, f"recalled{i}").eq(unit.recalled),
             ]
         m.d.sync += self.sum.eq(self.sum + sum(unit.offer for unit in units))
+        m.d.sync += self.mix.eq(
+            (self.mix << 3)
+            ^ (self.mix >> 13)
+            ^ Cat(*(unit.stored for unit in units))[:16]
+            ^ Cat(*(unit.stored for unit in units))[16:]
+        )
         if self.threads == 1:
             return m
         top = Module()
@@ -116,7 +133,7 @@ def run(sim, steps, threads):
             sim.reset(threads)  # (a thread is reset in its own clock)
         for i, value in enumerate(values):
             sim.set(f"step{i}", value)
-        row = [sim.get(name) for name in ["sum", *outputs(first)]]
+        row = [sim.get(name) for name in ["sum", "mix", *outputs(first)]]
         if threads == 2:
             assert sim.cycles % 2 == 0
             sim.tick()
@@ -139,10 +156,11 @@ def test_engines_on_c_slowed_logic_are_the_engines_of_their_own(retime):
     if retime:
         from trax_fpga.boards.cslow import retimed_module
 
-        report = retimed_module(Engine(), early=("total",), at=CUT_AT)[2]
+        report = retimed_module(Engine(), early=("total",), captured=("stored",), at=CUT_AT)[2]
         second_stage = int(report.split(" cells in the second stage")[0].split()[-1])
         assert second_stage > 10, report
-    assert len({row[1] for row in expected}) > 100  # (the totals move)
+    assert len({row[2] for row in expected}) > 100  # (the totals move)
+    assert len({row[1] for row in expected}) > 100  # (and the stored values)
     assert got == expected
 
 
