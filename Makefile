@@ -102,6 +102,12 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --depth 6
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 0,3 --kizuna-wins
 	$(BIN)/python -m trax_fpga.host.search_bench research --flags 3,67 --depth 5
+	# Whether two engines a logic pay (docs/cslow.md, "Step 5"): ticks to depth 6 and 7 by engines and table
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 6 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 1,3,4,8 --move-table 8192
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 6 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 2 --move-table 4096
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 6 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 1,6,8 --move-table 16384
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 1,6,8 --move-table 16384
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 8 --move-table 8192
 	$(BIN)/python -m trax_fpga.host.search_bench tracks
 	$(BIN)/python -m trax_fpga.host.search_bench think
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from amaranth.back import rtlil
 
 from ..hdl.verilog_sources import set_logic_maker
+from ..host import caches
 from .ecp5_models import ecp5_simulation_models
 from .paths import free_bit
 
@@ -243,12 +244,7 @@ def cslow_module(component, *, early: tuple[str, ...] = ()) -> tuple[str, str]:
 def cache_dir() -> Path:
     """Where the modules made are kept: ``$TRAX_CSLOW_CACHE``, else ``build/cslow`` in the
     source tree (or ``~/.cache/trax-fpga/cslow`` when installed elsewhere)."""
-    if os.environ.get("TRAX_CSLOW_CACHE"):
-        return Path(os.environ["TRAX_CSLOW_CACHE"])
-    source_root = Path(__file__).resolve().parent.parent
-    if (source_root / "pyproject.toml").exists():
-        return source_root / "build" / "cslow"
-    return Path.home() / ".cache" / "trax-fpga" / "cslow"
+    return caches.cache_dir("cslow", "TRAX_CSLOW_CACHE")
 
 
 def make_logic(engine, *, early=(), captured=(), retime=False, cut_at=None, simulation=False):

@@ -32,6 +32,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from . import caches
 from .hweval import MAX_EXTENSIONS
 from .hwparallel import ParallelResult, hw_parallel_search
 from .hwsearch import (
@@ -172,12 +173,7 @@ class _Parallel(ctypes.Structure):
 
 def cache_dir() -> Path:
     """Where the built library is kept (see the module docstring)."""
-    if os.environ.get("TRAX_FASTMODEL_CACHE"):
-        return Path(os.environ["TRAX_FASTMODEL_CACHE"])
-    source_root = Path(__file__).resolve().parent.parent
-    if (source_root / "pyproject.toml").exists():
-        return source_root / "build" / "fastmodel"
-    return Path.home() / ".cache" / "trax-fpga" / "fastmodel"
+    return caches.cache_dir("fastmodel", "TRAX_FASTMODEL_CACHE")
 
 
 def _compiler() -> str | None:

@@ -48,6 +48,7 @@ from amaranth.lib import wiring
 
 from ..boards import cslow as _cslow  # noqa: F401 (registers the C-slow's logic maker)
 from ..hdl.verilog_sources import collect_sources
+from ..host import caches
 from . import toolchain
 
 __all__ = [
@@ -142,12 +143,7 @@ class Model:
 
 def cache_dir() -> Path:
     """Where built models are kept (see the module docstring)."""
-    if os.environ.get("TRAX_VERILATOR_CACHE"):
-        return Path(os.environ["TRAX_VERILATOR_CACHE"])
-    source_root = Path(__file__).resolve().parent.parent
-    if (source_root / "pyproject.toml").exists():
-        return source_root / "build" / "verilator"
-    return Path.home() / ".cache" / "trax-fpga" / "verilator"
+    return caches.cache_dir("verilator", "TRAX_VERILATOR_CACHE")
 
 
 def _harness_source() -> str:
