@@ -242,7 +242,8 @@ class ModelChooser:
     """Chooses moves with the gateware search's model: :func:`.hwsearch.hw_search` with
     ``board="track"`` on a ``torus`` x ``torus`` torus, ``nodes`` per move, iterations up to
     ``depth``; with ``engines`` > 1, :func:`.hwparallel.hw_parallel_search` instead (that many
-    engines splitting the search, the previous best's line down to ply ``pv_plies``,
+    engines splitting the search, the previous best's line down to ply ``pv_plies``, and with
+    ``helpers`` (model only) the engines whose root moves ran out helping the others',
     docs/parallel.md), ``nodes`` per engine. ``move_table`` is the entries of the table of best
     moves (shared by the engines; 0: none), which with ``table_scores`` holds the nodes' values
     too (docs/hash-moves.md); ``attack_cut`` and ``newest_first`` the search's order (the
@@ -291,6 +292,7 @@ class ModelChooser:
         seed: int | str | None = None,
         engines: int = 1,
         pv_plies: int = DEFAULT_MODEL_PV_PLIES,
+        helpers: bool = False,
         move_table: int = DEFAULT_MODEL_TABLE,
         table_scores: bool = True,
         attack_cut: bool = DEFAULT_ATTACK_CUT,
@@ -349,6 +351,7 @@ class ModelChooser:
         self.table_scores = bool(table_scores) and move_table > 0
         self.engines = engines
         self.pv_plies = pv_plies
+        self.helpers = helpers
         self.nodes = DEFAULT_NODES if nodes is None else nodes
         self.depth = DEFAULT_MODEL_DEPTH if depth is None else depth
         self.torus = torus
@@ -433,6 +436,7 @@ class ModelChooser:
         return model_search(
             *(position, self.torus, nodes, depth, self.engines),
             pv_plies=self.pv_plies,
+            helpers=self.helpers,
             move_table=self.move_table,
             table_scores=self.table_scores,
             attack_cut=self.attack_cut,

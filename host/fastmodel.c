@@ -905,27 +905,61 @@ static int pv_value(Searcher *s, int ply, int depth, int alpha, int beta, int la
     return v > alpha && v < beta ? value(s, ply, depth, alpha, beta) : v;
 }
 
+/* _Searcher.enter: the node at `ply`, `left` plies deep, with the window (alpha, beta) is
+ * entered: its lookup in the table (`probe`), and 1 with `*settled` when the table's score
+ * settles it; else 0 with `*first`, the move to try first (the table's, else the killer). */
+static int enter_node(Searcher *s, int ply, int left, int alpha, int beta, Probe *probe,
+                      int *settled, int *first) {
+    const Position *p = s->p;
+    *first = s->killers[ply];
+    if (!s->table) return 0;
+    probe->slot = p->key % s->entries;
+    probe->tag = p->key / s->entries % (1ULL << s->tag_bits);
+    probe->held = s->table[probe->slot];
+    const Entry *held = &probe->held;
+    int ours = held->valid && held->tag == probe->tag;
+    int deep_enough = s->research & RESEARCH_DEEPER ? held->left >= left : held->left == left;
+    if (s->scores && ours && deep_enough && held->turn == turn_colour(p)) {
+        int v = moved(held->value, -ply);
+        if (held->kind == EXACT || (held->kind == LOWER && v >= beta) ||
+            (held->kind == UPPER && v <= alpha)) {
+            *settled = v;
+            return 1;
+        }
+    }
+    if (ours) *first = held->move;
+    return 0;
+}
+
+/* _Searcher.leave: the node of `probe` at `ply` returns `result` with `best_key` (NONE: no
+ * reply searched), searched `left` plies deep with the window (alpha0, beta0) on entry: the
+ * table stores the move, and with scores the value and its kind. */
+static void leave_node(Searcher *s, const Probe *probe, int ply, int left, int alpha0, int beta0,
+                       int best_key, int result, int turn) {
+    if (!s->table || best_key == NONE) return;
+    const Entry *held = &probe->held;
+    int deeper = held->valid && held->tag != probe->tag && held->left > left;
+    if (s->keep_deeper && deeper) return;
+    Entry *e = &s->table[probe->slot];
+    e->valid = 1;
+    e->tag = probe->tag;
+    e->move = best_key;
+    e->left = left;
+    if (s->scores) {
+        e->value = moved(result, ply);
+        e->kind = result <= alpha0 ? UPPER : result >= beta0 ? LOWER : EXACT;
+        e->turn = turn;
+    }
+}
+
 static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     Position *p = s->p;
-    int left = depth - ply, first = s->killers[ply], turn = turn_colour(p);
+    int left = depth - ply, first, settled, turn = turn_colour(p);
     if (s->research & RESEARCH_HALF) left = 2 * (depth - ply) + s->saved[ply];
     Probe probe = {0};
-    if (s->table) {
-        probe.slot = p->key % s->entries;
-        probe.tag = p->key / s->entries % (1ULL << s->tag_bits);
-        probe.held = s->table[probe.slot];
-        const Entry *held = &probe.held;
-        int ours = held->valid && held->tag == probe.tag;
-        int deep_enough = s->research & RESEARCH_DEEPER ? held->left >= left : held->left == left;
-        if (s->scores && ours && deep_enough && held->turn == turn) {
-            int v = moved(held->value, -ply);
-            if (held->kind == EXACT || (held->kind == LOWER && v >= beta) ||
-                (held->kind == UPPER && v <= alpha)) {
-                if (ply == 1) s->reply = held->move;
-                return v;
-            }
-        }
-        if (ours) first = held->move;
+    if (enter_node(s, ply, left, alpha, beta, &probe, &settled, &first)) {
+        if (ply == 1) s->reply = probe.held.move;
+        return settled;
     }
     int base = s->n_cands, n = candidates(s, first);
     Candidate *cands = s->cands + base;
@@ -948,22 +982,7 @@ static int negamax(Searcher *s, int ply, int depth, int alpha, int beta) {
     s->n_cands = base;
     int result = best > -INFINITY_SCORE ? best : 0;
     if (ply == 1) s->reply = best_key;
-    if (s->table && best_key != NONE) {
-        const Entry *held = &probe.held;
-        int deeper = held->valid && held->tag != probe.tag && held->left > left;
-        if (!(s->keep_deeper && deeper)) {
-            Entry *e = &s->table[probe.slot];
-            e->valid = 1;
-            e->tag = probe.tag;
-            e->move = best_key;
-            e->left = left;
-            if (s->scores) {
-                e->value = moved(result, ply);
-                e->kind = result <= alpha0 ? UPPER : result >= beta0 ? LOWER : EXACT;
-                e->turn = turn;
-            }
-        }
-    }
+    leave_node(s, &probe, ply, left, alpha0, beta0, best_key, result, turn);
     return result;
 }
 
@@ -1146,7 +1165,7 @@ int fm_shape_features(const int32_t *game, int n_moves, int width, int height, i
     return status;
 }
 
-/* --- many engines (host/hwparallel.py without helpers) ------------------------------------ */
+/* --- many engines (host/hwparallel.py) ----------------------------------------------------- */
 
 /* An engine's root best in the iteration (_Best). */
 typedef struct {
@@ -1166,12 +1185,23 @@ typedef struct {
     int best_move[MAX_ENGINES]; /* the move (a key) of each engine's best there */
 } SplitNode;
 
+/* A root move searched by its owner, whose replies (the node at ply 1) go by ticket to the
+ * owner and its helpers (_HelpNode). */
+typedef struct {
+    Candidate move;
+    int beta, first, tickets, best, best_key, first_done, cut, exhausted, helpers;
+} HelpNode;
+
 /* What the engines share in one iteration (_Iteration). */
 typedef struct {
     int engines, tickets, completed0, deepest, has_first;
     Best best[MAX_ENGINES];
     Candidate first;
     SplitNode split[MAX_PLY];
+    int helpers;                     /* engines whose root moves ran out help the others' */
+    HelpNode help[MAX_ENGINES];      /* each engine's root move's node, while it searches one */
+    HelpNode *helped[MAX_ENGINES];   /* the nodes open to helpers or not, in ticket order */
+    int n_helped, idle[MAX_ENGINES]; /* idle: its root moves ran out, nothing to help */
 } Iteration;
 
 /* The engines' coroutines: on x86-64 a switch of stacks that saves the callee-saved registers
@@ -1228,6 +1258,8 @@ typedef struct Engine {
     int running, stopped, node; /* node: the last yield played a node */
     Iteration *shared;
     int depth, first; /* the iteration's depth and the previous best's key (or NONE) */
+    HelpNode *under;  /* the help node whose reply it searches below (NULL: none) */
+    jmp_buf cut;      /* where a cutoff of `under` takes it */
 } Engine;
 
 static Context scheduler;
@@ -1235,6 +1267,8 @@ static Context scheduler;
 static void yield_node(Engine *engine, int node) {
     engine->node = node;
     switch_to(&engine->context, &scheduler);
+    /* (hwparallel's negamax_steps: a node played under a help node cut off meanwhile) */
+    if (node && engine->under && engine->under->cut) longjmp(engine->cut, 1);
 }
 
 static int ticket_of(int *tickets) { return (*tickets)++; }
@@ -1353,7 +1387,106 @@ static int split_value(Engine *e, int ply) {
     return value > -INFINITY_SCORE ? value : 0;
 }
 
-/* _Engine.iteration (without helpers), run as the engine's coroutine. */
+/* _Engine.replies: the replies of `node` (the board is at it, ply 1) by ticket, each searched
+ * with the node's window as it stands, until they run out or the node is cut off (then the
+ * reply in hand is given up, its plies taken back). */
+static void replies(Engine *e, HelpNode *node) {
+    Searcher *s = &e->s;
+    int base = s->n_cands, n = candidates(s, node->first);
+    const Candidate *moves_here = s->cands + base;
+    int next = 0, ordinal = 0;
+    while (!node->cut) {
+        int ticket = ticket_of(&node->tickets);
+        const Candidate *move = take_ticket(s, moves_here, n, &next, &ordinal, ticket);
+        if (!move) {
+            node->exhausted = 1;
+            break;
+        }
+        int alpha = node->best, turns = s->p->n_turns;
+        yield_node(e, 1);
+        if (setjmp(e->cut)) { /* the node was cut off below this reply */
+            e->under = NULL;
+            while (s->p->n_turns >= turns) pop(s->p);
+            break;
+        }
+        e->under = node;
+        int v = leaf(s, 1, e->depth, alpha, node->beta);
+        if (v == NONE_VALUE) v = -negamax(s, 2, e->depth, -node->beta, -alpha);
+        e->under = NULL;
+        pop(s->p);
+        if (v > node->best) node->best = v, node->best_key = move->key;
+        node->first_done = 1;
+        if (v >= node->beta) {
+            s->killers[1] = move->key;
+            node->cut = 1;
+        }
+    }
+    s->n_cands = base;
+}
+
+static int help_open(const HelpNode *node) {
+    return node->first_done && !node->cut && !node->exhausted;
+}
+
+/* _Engine.owned: the value of the node below root move `move` (the board is at it; the window
+ * (-infinity, -alpha)), its replies shared with helpers: entered and left as any node (the
+ * table's lookup, its settled value, its move first, which the helpers take as theirs there;
+ * the best reply stored), its value the largest best of all once its helpers have left. */
+static int owned(Engine *e, const Candidate *move, int alpha) {
+    Searcher *s = &e->s;
+    Iteration *it = e->shared;
+    int left = e->depth - 1, beta = -alpha, first, settled, turn = turn_colour(s->p);
+    Probe probe = {0};
+    if (enter_node(s, 1, left, -INFINITY_SCORE, beta, &probe, &settled, &first)) {
+        s->reply = probe.held.move;
+        return settled;
+    }
+    int base = s->n_cands, n = candidates(s, first);
+    HelpNode *node = &it->help[e->number];
+    memset(node, 0, sizeof *node);
+    node->move = *move, node->beta = beta, node->first = n ? s->cands[base].key : NONE;
+    node->best = -INFINITY_SCORE, node->best_key = NONE;
+    s->n_cands = base;
+    it->helped[it->n_helped++] = node;
+    replies(e, node);
+    while (node->helpers) yield_node(e, 0); /* the helpers' replies */
+    int k = 0;
+    while (it->helped[k] != node) k++;
+    for (it->n_helped--; k < it->n_helped; k++) it->helped[k] = it->helped[k + 1];
+    int value = node->best > -INFINITY_SCORE ? node->best : 0;
+    s->reply = node->best_key;
+    leave_node(s, &probe, 1, left, -INFINITY_SCORE, beta, node->best_key, value, turn);
+    return value;
+}
+
+/* _Engine.help: help the root moves still searched (the open node taken first): play its root
+ * move (a node), take its replies by ticket, take the move back; until every engine is idle. */
+static void help(Engine *e) {
+    Searcher *s = &e->s;
+    Iteration *it = e->shared;
+    for (;;) {
+        HelpNode *node = NULL;
+        for (int k = 0; k < it->n_helped && !node; k++)
+            if (help_open(it->helped[k])) node = it->helped[k];
+        if (!node) {
+            it->idle[e->number] = 1;
+            int over = 1;
+            for (int i = 0; i < it->engines; i++) over &= it->idle[i];
+            if (over) return;
+            yield_node(e, 0); /* nothing to help now */
+            continue;
+        }
+        it->idle[e->number] = 0;
+        node->helpers++;
+        search_play(s, node->move.cell, node->move.symbol); /* legal: a root move here */
+        yield_node(e, 1);
+        replies(e, node);
+        pop(s->p);
+        node->helpers--;
+    }
+}
+
+/* _Engine.iteration, run as the engine's coroutine. */
 static void engine_iteration(Engine *e) {
     Searcher *s = &e->s;
     Iteration *it = e->shared;
@@ -1387,13 +1520,15 @@ static void engine_iteration(Engine *e) {
         int value = leaf(s, 0, depth, alpha, INFINITY_SCORE), exact = value != NONE_VALUE;
         s->reply = NONE;
         if (!exact) {
-            value = -negamax(s, 1, depth, -INFINITY_SCORE, -alpha);
+            value = it->helpers ? -owned(e, move, alpha)
+                                : -negamax(s, 1, depth, -INFINITY_SCORE, -alpha);
             exact = value > alpha;
         }
         pop(s->p);
         offer(&it->best[e->number], value, move, exact, s->reply);
         if (ticket == 0) it->completed0 = 1;
     }
+    if (it->helpers) help(e);
 }
 
 static Engine *starting;
@@ -1419,13 +1554,13 @@ typedef struct {
 } ParallelResult;
 
 
-/* hw_parallel_search (helpers off): `engines` engines, `budget` nodes each, `ticks_budget`
+/* hw_parallel_search: `engines` engines, `budget` nodes each, `ticks_budget`
  * ticks in all (-1: none); the table of `entries` shared by all (shared_table) or each engine's
  * own. Returns as fm_search. */
 int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, int64_t budget,
                        int max_depth, int engines, int pv_plies, int evaluation, int entries,
                        int tag_bits, int keep_deeper, int scores, int shared_table,
-                       int extensions, int research, int64_t ticks_budget,
+                       int extensions, int research, int64_t ticks_budget, int helpers,
                        ParallelResult *out) {
     memset(out, 0, sizeof *out);
     if (bad_parameters(width, height, budget, max_depth, entries, tag_bits, extensions) ||
@@ -1466,6 +1601,7 @@ int fm_parallel_search(const int32_t *game, int n_moves, int width, int height, 
         int first = have ? r_key : NONE;
         memset(it, 0, sizeof *it);
         it->engines = engines;
+        it->helpers = helpers;
         it->tickets = first != NONE ? 1 : 0;
         it->deepest = depth - 2 < pv_plies ? depth - 2 : pv_plies;
         if (it->deepest < 1) it->deepest = 1;

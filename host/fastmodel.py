@@ -13,8 +13,8 @@ elsewhere). :func:`available` says whether it can be built here; the callers fal
 Python model when it cannot.
 
 :func:`fast_parallel_search` is :func:`.hwparallel.hw_parallel_search` the same way (every
-engine a coroutine of its own, stepped a node at a time in the model's virtual time), without
-its helpers (model only). Scope: the block-RAM board's search without research tunings,
+engine a coroutine of its own, stepped a node at a time in the model's virtual time), its
+helpers (model only) too. Scope: the block-RAM board's search without research tunings,
 positions reached by moves from the empty board, tori up to 64 x 64. Research options of its
 own (``research=``, the ``RESEARCH_*`` flags; :func:`research_weights`) are for measuring
 candidates at a real board's nodes before they are written into the Python model and the
@@ -229,6 +229,7 @@ def library() -> ctypes.CDLL:
         ctypes.c_int64,
         *[ctypes.c_int] * 11,
         ctypes.c_int64,
+        ctypes.c_int,
         ctypes.POINTER(_Parallel),
     ]
     lib.fm_research_weights.restype = None
@@ -412,6 +413,7 @@ def fast_parallel_search(
     *,
     evaluation: bool = True,
     pv_plies: int = 1,
+    helpers: bool = False,
     move_table: int = 0,
     shared_table: bool = False,
     table_scores: bool = False,
@@ -420,8 +422,8 @@ def fast_parallel_search(
     shapes: ShapeTable | None = None,
     ticks_budget: int | None = None,
 ) -> ParallelResult:
-    """:func:`.hwparallel.hw_parallel_search` (without helpers) with the same arguments,
-    compiled; ``extensions`` as :func:`fast_search`'s (research)."""
+    """:func:`.hwparallel.hw_parallel_search` with the same arguments, compiled; ``extensions``
+    as :func:`fast_search`'s (research; with ``helpers``, only the Python model's flags)."""
     if not 1 <= engines <= MAX_ENGINES:
         raise ValueError(f"engines must be 1 to {MAX_ENGINES}, not {engines}")
     if pv_plies < 1:
@@ -430,6 +432,8 @@ def fast_parallel_search(
         raise ValueError("scores in the table need the table (move_table)")
     if ticks_budget is not None and ticks_budget < 0:
         raise ValueError(f"the ticks' budget must be at least 0, not {ticks_budget}")
+    if helpers and (research & ~MODEL_RESEARCH or extensions != MAX_EXTENSIONS):
+        raise ValueError("helpers search with the Python model's research flags only")
     if position.box is None:  # the first move of a game: the search is not needed
         move = Move(0, 0, Symbol.CROSS)
         return ParallelResult(move, 0, 0, 0, (0, 0), Symbol.CROSS, [], (0,) * engines, 0)
@@ -438,6 +442,7 @@ def fast_parallel_search(
             *(position, width, height, budget, max_depth, engines),
             evaluation=evaluation,
             pv_plies=pv_plies,
+            helpers=helpers,
             move_table=move_table,
             shared_table=shared_table,
             table_scores=table_scores,
@@ -453,6 +458,7 @@ def fast_parallel_search(
         *(game, count, width, height, budget, max_depth, engines, pv_plies, int(evaluation)),
         *(move_table, tag_bits, 1, int(table_scores), int(shared_table), extensions, research),
         -1 if ticks_budget is None else ticks_budget,
+        int(helpers),
         ctypes.byref(out),
     )
     _check(status)
@@ -489,6 +495,7 @@ def model_search(
     engines: int = 1,
     *,
     pv_plies: int = 1,
+    helpers: bool = False,
     move_table: int = 0,
     table_scores: bool = False,
     attack_cut: bool = False,
@@ -506,7 +513,8 @@ def model_search(
     need it: :class:`FastModelError` without); ``shapes``: the evaluation weighs the tracks'
     shapes (:class:`.trackeval.ShapeTable`), in both models. ``ticks`` (None: none) is the
     clock budget in the model's virtual time (:func:`.hwparallel.hw_parallel_search`'s
-    ``ticks_budget``; with one engine a tick is a node, so it is a node budget)."""
+    ``ticks_budget``; with one engine a tick is a node, so it is a node budget). ``helpers``
+    (model only, with engines): engines whose root moves ran out help the others'."""
     research |= order_research(attack_cut, newest_first)
     table = {
         "move_table": move_table,
@@ -518,7 +526,7 @@ def model_search(
     if research & ~MODEL_RESEARCH and not compiled:
         raise FastModelError("these research options need the compiled model (a C compiler)")
     arguments = (position, torus, torus, budget, max_depth)
-    split = {"pv_plies": pv_plies, "shared_table": move_table > 0}
+    split = {"pv_plies": pv_plies, "helpers": helpers, "shared_table": move_table > 0}
     if engines == 1:
         if ticks is not None:
             arguments = (position, torus, torus, min(budget, ticks), max_depth)

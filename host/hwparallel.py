@@ -130,8 +130,9 @@ class _HelpNode:
     reply ordinal 0 is done (young brothers wait) while it is neither cut off nor out of
     replies."""
 
-    def __init__(self, move: tuple, beta: int) -> None:
-        self.move, self.beta = move, beta
+    def __init__(self, move: tuple, beta: int, first=None) -> None:
+        self.move, self.beta, self.first = move, beta, first
+        self.best_key = None
         self.tickets = 0
         self.best = -INFINITY
         self.first_done = False  # reply ordinal 0
@@ -241,14 +242,23 @@ class _Engine(_Searcher):
     def owned(self, shared: _Iteration, move: tuple, depth: int, alpha: int):
         """The value of the node below root move ``move`` (the board is at it; the window
         (-INFINITY, -alpha)), its replies shared with helpers: this engine's share, then
-        (waiting for its helpers to leave) the largest best of all, 0 when it has no reply."""
-        node = _HelpNode(move, -alpha)
+        (waiting for its helpers to leave) the largest best of all, 0 when it has no reply. The
+        node is entered as any other (the table's lookup, its settled value, its move first,
+        which the helpers take as theirs there) and left so (the best reply stored)."""
+        window = -INFINITY, -alpha
+        probe, settled, candidates = self.enter(1, depth - 1, *window)
+        if settled is not None:
+            return settled
+        first = candidates[0][0] if candidates else None
+        node = _HelpNode(move, -alpha, first)
         shared.help_nodes.append(node)
         yield from self.replies(node, depth)
         while node.helpers:
             yield False  # the helpers' replies
         shared.help_nodes.remove(node)
-        return node.best if node.best > -INFINITY else 0
+        value = node.best if node.best > -INFINITY else 0
+        self.leave(probe, node.best_key, 1, depth - 1, window, value)
+        return value
 
     def help(self, number: int, shared: _Iteration, depth: int):
         """Help the root moves still searched (:meth:`_Iteration.helped`): play the node's root
@@ -278,7 +288,7 @@ class _Engine(_Searcher):
         """The replies of ``node`` (the board is at it, ply 1) by ticket, each searched with the
         node's window as it stands, until they run out or the node is cut off (then the reply
         in hand is given up)."""
-        moves = iter(self.candidates(self.killers.get(1)))
+        moves = iter(self.candidates(node.first))
         ordinal = 0
         while not node.cut:
             ticket = node.ticket()
@@ -297,7 +307,8 @@ class _Engine(_Searcher):
                 return
             finally:
                 self.pop()
-            node.best = max(node.best, v)
+            if v > node.best:
+                node.best, node.best_key = v, key
             node.first_done = True  # (ordinal 0 is the first reply of all)
             if v >= node.beta:
                 self.killers[1] = key

@@ -473,10 +473,11 @@ def parallel(
     engines' ticks of the last iteration go (:data:`.hwparallel.ENGINE_STATES`), over all the
     positions. ``research``: the search's order flags (:func:`.fastmodel.order_research`; 0:
     neither the cut nor newest first) or, without ``helpers`` and ``states``, any of the compiled
-    model's research flags."""
+    model's research flags. ``states`` measures in the Python model, the rest in the compiled
+    one."""
     found = midgame_positions(count, torus, GAMES_FILE)
     where = (
-        ("host/hwparallel.py" if helpers or states else "host/fastmodel.c (host/hwparallel.py)")
+        ("host/hwparallel.py" if states else "host/fastmodel.c (host/hwparallel.py)")
         + f", mean over {len(found)} mid-game positions of sim/track_bench.py, "
         f"{torus}x{torus} torus, no node budget"
         + (f", the previous best's line split to ply {pv_plies}" if pv_plies > 1 else "")
@@ -496,7 +497,7 @@ def parallel(
             table = {"move_table": move_table, "shared_table": shared_table}
             table["table_scores"] = table_scores
             table["research"] = research
-            if helpers or states:  # (the model's own: the compiled one has neither)
+            if states:  # (the model's own: the compiled one does not count them)
                 result = hw_parallel_search(
                     *(position, torus, torus, 10**9, depth, engines),
                     pv_plies=pv_plies,
@@ -506,7 +507,10 @@ def parallel(
                 )
             else:  # the same search, node for node, compiled
                 result = fast_parallel_search(
-                    *(position, torus, torus, 10**9, depth, engines), pv_plies=pv_plies, **table
+                    *(position, torus, torus, 10**9, depth, engines),
+                    pv_plies=pv_plies,
+                    helpers=helpers,
+                    **table,
                 )
             ticks.append(result.ticks)
             nodes.append(result.nodes)

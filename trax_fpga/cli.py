@@ -396,6 +396,7 @@ def _chooser(args: argparse.Namespace) -> MoveChooser | ModelChooser:
             torus=args.torus,
             engines=args.engines,
             pv_plies=args.pv_plies or DEFAULT_MODEL_PV_PLIES,
+            helpers=getattr(args, "helpers", False),
             research=args.research,
             research_weights=_research_weights(args.research_weights),
             verify=args.verify,
@@ -1239,6 +1240,12 @@ def build_parser() -> argparse.ArgumentParser:
         f"recursive PV split; default {DEFAULT_MODEL_PV_PLIES}, the ULX3S board file's)",
     )
     p.add_argument(
+        "--helpers",
+        action="store_true",
+        help="model, with --engines: engines whose root moves ran out help the root moves "
+        "still searched, sharing the replies below them (the model's only, docs/parallel.md)",
+    )
+    p.add_argument(
         "--ticks",
         type=_positive,
         default=None,
@@ -1522,6 +1529,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "engine" and (
         args.engines != 1
         or args.pv_plies is not None
+        or args.helpers
         or args.move_table is not None
         or args.table_scores is not None
         or args.attack_cut is not None
@@ -1533,8 +1541,9 @@ def main(argv: list[str] | None = None) -> int:
         or args.ponder is not None
     ):
         parser.engine_parser.error(
-            "--engines, --pv-plies, --ponder, --move-table, --table-scores, --attack-cut, "
-            "--newest-first, --research, --verify, --shapes: for the model (--search model)"
+            "--engines, --pv-plies, --helpers, --ponder, --move-table, --table-scores, "
+            "--attack-cut, --newest-first, --research, --verify, --shapes: for the model "
+            "(--search model)"
         )
     board_search = (args.command == "best" and args.backend in ("model", "rtl")) or (
         args.command == "engine" and args.search == "model"

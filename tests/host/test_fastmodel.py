@@ -220,6 +220,32 @@ def test_a_ticks_budget_stops_both_models_alike(seed):
     assert compared == 8
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_helpers_search_alike_in_both_models(seed):
+    """``helpers`` (engines whose root moves ran out help the others', cutoffs under a root move
+    ending every helper's reply there): the compiled model is the Python model's node for node,
+    engine for engine and tick for tick, with node budgets, tick budgets, tables or none."""
+    rng, compared = random.Random(300 + seed), 0
+    for _ in range(8):
+        position = random_game(rng, rng.randrange(2, 40))
+        table = rng.choice([{}, {**BOARD_TABLE, "research": 3}, {"move_table": 256}])
+        engines, pv_plies = rng.randrange(1, 9), rng.randrange(1, 5)
+        budget, ticks = rng.choice([(10**9, None), (300, None), (10**9, 1500), (10**9, 5)])
+        arguments = (position, 64, 64, budget, rng.randrange(3, 6), engines)
+        options = {"pv_plies": pv_plies, "ticks_budget": ticks, "helpers": True, **table}
+        expected = hw_parallel_search(*arguments, **options)
+        found = fast_parallel_search(*arguments, **options)
+        assert found == expected, f"{position!r}: {engines} engines, {budget} nodes, {ticks}"
+        compared += 1
+    assert compared == 8
+
+
+def test_helpers_take_only_the_python_models_research_flags():
+    position = midgame_positions(1, 64, HUMAN_GAMES)[0]
+    with pytest.raises(ValueError, match="helpers"):
+        fast_parallel_search(position, 64, 64, 100, 4, 3, helpers=True, research=64)
+
+
 def test_the_model_engine_stops_at_its_ticks():
     """``trax engine --search model --ticks T`` (``ModelChooser(ticks=T)``): the board file's
     six engines stop after T ticks whatever their nodes."""

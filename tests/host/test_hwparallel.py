@@ -184,6 +184,31 @@ def test_helpers_score_as_the_sequential_search(full):
     assert checked == 24 * (1 + full) and differs >= 6 * (1 + full)
 
 
+def test_helpers_enter_a_root_moves_reply_node_as_any_node_with_the_table():
+    """A root move's node at ply 1, whose replies helpers may share, reads and writes the table
+    of best moves as any other node: its move first, its value settled from the table, its best
+    reply stored. One engine with helpers (no one to help) is then node for node the engine
+    without them, with the table too (the fifty-fourth session's bug: that node skipped the
+    table, so one engine with helpers searched some 1.5 times the nodes, and helpers measured
+    worse than they are), and several score every iteration as the sequential search."""
+    checked = 0
+    table = {"move_table": 256, "table_scores": True}
+    for position in [*game_positions(3), *random_positions(3, 520)]:
+        for budget in (60, BIG):
+            plain = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1, **table)
+            alone = hw_parallel_search(position, TORUS, TORUS, budget, 4, 1, helpers=True, **table)
+            assert summary(alone) == summary(plain), (position.turns, budget)
+            checked += 1
+        expected = sequential_scores(position, 4)
+        got = hw_parallel_search(
+            position, TORUS, TORUS, BIG, 4, 4, helpers=True, shared_table=True, **table
+        )
+        assert got.iterations == expected, position.turns
+        assert move_value(position, got.move, got.depth) == got.score
+        checked += 1
+    assert checked == 18
+
+
 def test_helpers_with_tiny_budgets_give_a_move_exactly_when_the_sequential_search_does():
     checked = 0
     for position in [*game_positions(2), *random_positions(2, 280)]:

@@ -214,16 +214,21 @@ def test_the_chooser_defaults_to_the_board_files_table():
 
 def test_the_chooser_with_engines_is_the_parallel_model():
     """``engines`` > 1: the model of that many engines splitting the root (and with
-    ``pv_plies``, the previous best's line), ``nodes`` each."""
+    ``pv_plies``, the previous best's line; with ``helpers``, idle engines helping), ``nodes``
+    each."""
     checked = 0
     for tactic in TACTICS[::4]:
         position = tactic.position()
-        for nodes, depth, engines, plies in ((5, 3, 2, 1), (60, 6, 3, 4), (700, 2, 4, 1)):
-            chooser = ModelChooser(nodes=nodes, depth=depth, engines=engines, pv_plies=plies)
+        cases = ((5, 3, 2, 1, False), (60, 6, 3, 4, False), (700, 2, 4, 1, False))
+        for nodes, depth, engines, plies, helpers in (*cases, (400, 4, 3, 2, True)):
+            chooser = ModelChooser(
+                nodes=nodes, depth=depth, engines=engines, pv_plies=plies, helpers=helpers
+            )
             got = chooser.choose(position)
             expected = hw_parallel_search(
                 *(position, 64, 64, nodes, depth, engines),
                 pv_plies=plies,
+                helpers=helpers,
                 shared_table=True,
                 research=ORDER,
                 **TABLE,
@@ -232,7 +237,7 @@ def test_the_chooser_with_engines_is_the_parallel_model():
             assert max(got.engine_nodes) <= nodes and len(got.engine_nodes) == engines
             assert position.is_legal(got.move)
             checked += 1
-    assert checked == 3 * len(TACTICS[::4]) >= 15
+    assert checked == 4 * len(TACTICS[::4]) >= 20
 
 
 def opening(seed, plies=2 * VARIED_PLIES):
@@ -494,7 +499,8 @@ def test_a_varied_move_never_lets_the_opponent_win_at_once():
         ),
         (["engine", "--search", "model", "--engines", "0"], "--engines"),
         (["engine", "--search", "model", "--ponder", "0.5"], "--ponder: positive seconds, with"),
-        (["engine", "--ponder", "0.5"], "--pv-plies, --ponder, --move-table"),
+        (["engine", "--ponder", "0.5"], "--helpers, --ponder, --move-table"),
+        (["engine", "--helpers"], "--pv-plies, --helpers, --ponder"),
         (["engine", "--verify", "1:2:3"], "--research, --verify, --shapes: for the model"),
         (
             ["engine", "--search", "model", "--verify", "1:2"],
