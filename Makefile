@@ -160,7 +160,8 @@ $(KIZUNA):
 # (none) a node budget an engine beside it (the series of docs/evaluation.md before the
 # thirty-eighth session: 975,000 or 1,560,000 with TICKS=1000000000), PV_PLIES (4, the board
 # file's) its split; VARY=1 varies its first plies by SEED, which the board itself never does;
-# PONDER=0.55 plays it as a pondering board (docs/ponder.md); RESEARCH=F adds the compiled
+# PONDER=0.55 plays it as a pondering board (docs/ponder.md); HELPERS=1 lets its idle engines
+# help the others' root moves (the model's only so far, docs/parallel.md); RESEARCH=F adds the compiled
 # model's research flags (not the board's search). KIZUNA_TIME=75 with TICKS=251572
 # plays a tenth of both sides' time (docs/ponder.md's scaled series). KizuNa writes a log in
 # its working directory. `make kizuna-series SEEDS="4101 4102 ..."` plays the series of each
@@ -173,15 +174,16 @@ PV_PLIES ?= 4
 VARY ?= 0
 PONDER ?=
 RESEARCH ?=
+HELPERS ?= 0
 GAMES ?= 12
 CONCURRENCY ?= 1
 SEEDS ?= $(SEED)
-KIZUNA_KIND = $(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(RESEARCH),-r$(RESEARCH))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
+KIZUNA_KIND = $(TICKS)t-$(NODES)n-pv$(PV_PLIES)$(if $(filter 1,$(VARY)),-varied)$(if $(PONDER),-ponder$(PONDER))$(if $(filter 1,$(HELPERS)),-helpers)$(if $(RESEARCH),-r$(RESEARCH))$(if $(filter-out 750,$(KIZUNA_TIME)),-k$(KIZUNA_TIME)ms)
 KIZUNA_SERIES = $(SEED)-$(KIZUNA_KIND)
 kizuna-match: $(STAMP) $(KIZUNA)
 	mkdir -p build/kizuna-run/$(KIZUNA_SERIES)
 	cd build/kizuna-run/$(KIZUNA_SERIES) && $(CURDIR)/$(BIN)/trax match \
-	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))$(if $(RESEARCH), --research $(RESEARCH))" \
+	  "engine:trax engine --search model --engines 6 --nodes $(NODES) --ticks $(TICKS) --pv-plies $(PV_PLIES) --depth 8 --shapes board$(if $(filter 1,$(VARY)), --seed {seed})$(if $(PONDER), --ponder $(PONDER))$(if $(filter 1,$(HELPERS)), --helpers)$(if $(RESEARCH), --research $(RESEARCH))" \
 	  "engine-per-game:$(CURDIR)/$(KIZUNA)" --games $(GAMES) --seed $(SEED) --time-limit 0 --max-plies 300 \
 	  --concurrency $(CONCURRENCY) \
 	  --log-dir $(CURDIR)/matches/kizuna-$(KIZUNA_SERIES)$(if $(wildcard matches/kizuna-$(KIZUNA_SERIES)/results.txt), --resume)

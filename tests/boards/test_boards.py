@@ -445,8 +445,9 @@ def test_a_pll_clocks_the_design_where_the_board_file_asks(tmp_path, capsys):
 
 def test_the_25f_runs_two_engines_on_one_logic_at_half_its_clock():
     """The ULX3S-25F's board file (fifty-third session, docs/cslow.md): its two engines share one
-    engine's logic, C-slowed and retimed, at the PLL's 45 MHz; the player's logic, its UART and
-    its think time run at half of it, each engine at the 22.5 MHz a thread has."""
+    engine's logic, C-slowed and retimed, at the PLL's 48 MHz (fifty-fourth session); the
+    player's logic, its UART and its think time run at half of it, each engine at the 24 MHz a
+    thread has."""
     from trax_fpga.boards.top import make_design
     from trax_fpga.hdl.uart import divisor_for
 
@@ -454,9 +455,9 @@ def test_the_25f_runs_two_engines_on_one_logic_at_half_its_clock():
     search = spec.player_options["search_options"]
     assert (search["engines"], search["threads"], search["retime"]) == (2, 2, True)
     assert search["move_table"] == 4096 and search["shared_table"]
-    assert spec.design_hz == 45e6 and spec.design_hz != spec.clock_hz
+    assert spec.design_hz == 48e6 and spec.design_hz != spec.clock_hz
     design = make_design("player", spec.torus, spec.design_hz, spec.baud, spec.player_options)
     design._MustUse__silence = True
     assert design.threads == 2
-    assert design.cycle_budget == round(0.8 * spec.design_hz / 2) == 18_000_000
+    assert design.cycle_budget == round(0.8 * spec.design_hz / 2) == 19_200_000
     assert design.divisor == divisor_for(spec.design_hz / 2, spec.baud)
