@@ -108,6 +108,11 @@ bench: $(STAMP)
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 6 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 1,6,8 --move-table 16384
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 1,6,8 --move-table 16384
 	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 8 --move-table 8192
+	# Helpers, the model's only (docs/parallel.md, "Fifty-fourth session"): idle engines help the others' root moves
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 6 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 6,8 --move-table 16384 --helpers
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 4 --shared-table --table-scores --research 3 --engines 5,6,8 --move-table 16384 --helpers
+	$(BIN)/python -m trax_fpga.host.search_bench parallel --depth 7 --positions 12 --pv-plies 2 --shared-table --table-scores --research 3 --engines 6 --move-table 16384 --helpers
+	$(BIN)/python -m trax_fpga.host.search_bench think --pv-plies 2,4 --helpers
 	$(BIN)/python -m trax_fpga.host.search_bench tracks
 	$(BIN)/python -m trax_fpga.host.search_bench think
 

@@ -588,22 +588,26 @@ def research_figures(flags: tuple[int, ...], depth: int, count: int = 12) -> Non
         )
 
 
-def think_figures(ticks: int, pv_plies: tuple[int, ...], count: int = 12) -> None:
+def think_figures(
+    ticks: int, pv_plies: tuple[int, ...], count: int = 12, helpers: bool = False
+) -> None:
     """Figures: what the ULX3S board file's player (:data:`BOARD_ENGINES` engines, its table,
     order and shapes) searches in ``ticks`` of virtual time a move (its clock budget: by default
     :data:`BOARD_TICKS`, its 0.8 s at 25 MHz) on the figures' mid-game positions, with the
-    previous best's line split to each of ``pv_plies``: the nodes of all engines a tick and a
-    second (at :data:`BOARD_TICK_CLOCKS` clocks a tick), the depth completed, and how many
+    previous best's line split to each of ``pv_plies`` (and with ``helpers``, each of them
+    with the idle engines helping too, the model's only): the nodes of all engines a tick and
+    a second (at :data:`BOARD_TICK_CLOCKS` clocks a tick), the depth completed, and how many
     positions were searched to the budget (the others ended sooner, a win or loss proved)."""
     found = midgame_positions(count, DEFAULT_TORUS, GAMES_FILE)
     options = {"move_table": DEFAULT_MODEL_TABLE, "table_scores": True, "shared_table": True}
     shapes = chosen_table("board")
     seconds = ticks * BOARD_TICK_CLOCKS / BOARD_CLOCK_HZ
     searched = {
-        plies: [
+        (plies, helped): [
             fast_parallel_search(
                 *(p, DEFAULT_TORUS, DEFAULT_TORUS, 2**62, HW_MAX_DEPTH, BOARD_ENGINES),
                 pv_plies=plies,
+                helpers=helped,
                 research=BOARD_RESEARCH,
                 shapes=shapes,
                 ticks_budget=ticks,
@@ -612,29 +616,31 @@ def think_figures(ticks: int, pv_plies: tuple[int, ...], count: int = 12) -> Non
             for p in found
         ]
         for plies in pv_plies
+        for helped in ((False, True) if helpers else (False,))
     }
     # The positions every setting searched to the budget (in the others a win or loss was
     # proved sooner, by some setting at least).
     full = [i for i in range(len(found)) if all(r[i].ticks == ticks for r in searched.values())]
-    for plies, results in searched.items():
+    for (plies, helped), results in searched.items():
+        name = f"pv_plies {plies}" + (", helpers" if helped else "")
         where = (
-            f"compiled model, the ULX3S board file's {BOARD_ENGINES} engines, pv_plies {plies}, "
+            f"compiled model, the ULX3S board file's {BOARD_ENGINES} engines, {name}, "
             f"{ticks:,} ticks a move ({seconds:.2f} s at {BOARD_CLOCK_HZ / 1e6:g} MHz and "
             f"{BOARD_TICK_CLOCKS} clocks a "
             f"tick), the {len(full)} of {len(found)} mid-game positions searched to the budget"
         )
         nodes = [results[i].nodes for i in full]
         mean = statistics.mean(nodes) if nodes else 0
-        figure(f"nodes a tick in play, pv_plies {plies}", f"{mean / ticks:.2f}", "nodes", where)
+        figure(f"nodes a tick in play, {name}", f"{mean / ticks:.2f}", "nodes", where)
         figure(
-            f"nodes a second in play, pv_plies {plies}",
+            f"nodes a second in play, {name}",
             f"{mean / seconds / 1e6:.1f}",
             "M nodes/s",
             where,
         )
         depths = [results[i].depth for i in full]
         figure(
-            f"depth in play, pv_plies {plies}",
+            f"depth in play, {name}",
             f"{statistics.mean(depths) if depths else 0:.2f}",
             "plies",
             f"{where}; depths {depths}",
@@ -1032,6 +1038,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     think.add_argument("--pv-plies", default="1,4", help="comma-separated pv_plies (1,4)")
     think.add_argument("--positions", type=int, default=12, help="positions (default 12)")
+    think.add_argument(
+        "--helpers",
+        action="store_true",
+        help="each split also with the idle engines helping the others' root moves (model only)",
+    )
     args = parser.parse_args(argv)
     if args.command == "series":
         series_figures(args.directories, args.against)
@@ -1039,7 +1050,7 @@ def main(argv: list[str] | None = None) -> None:
         ponder_hits(args.logs, args.side, args.ticks, args.share, args.free)
     elif args.command == "think":
         plies = tuple(int(p) for p in args.pv_plies.split(","))
-        think_figures(args.ticks, plies, args.positions)
+        think_figures(args.ticks, plies, args.positions, args.helpers)
     elif args.command == "tracks":
         found = track_changes(midgame_positions(args.positions, 64, GAMES_FILE))
         where = f"host/position.py, every legal move of {found['positions']} human-game positions"

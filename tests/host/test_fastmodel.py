@@ -567,6 +567,29 @@ def test_search_bench_prints_what_the_board_searches_in_its_think_time(capsys):
     mean = sum(searched[1][i].nodes for i in full) / len(full)
     assert lines[0].startswith(f"nodes a tick in play, pv_plies 1: {mean / 2000:.2f} nodes (")
     assert f"the {len(full)} of 2 mid-game positions searched to the budget" in lines[0]
+    think_figures(2000, (2,), count=2, helpers=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[::3]] == [
+        "nodes a tick in play, pv_plies 2",
+        "nodes a tick in play, pv_plies 2, helpers",
+    ]
+    helped = [
+        fast_parallel_search(
+            *(p, 64, 64, 2**62, 8, BOARD_ENGINES),
+            pv_plies=2,
+            helpers=True,
+            shared_table=True,
+            move_table=16384,
+            table_scores=True,
+            research=BOARD_RESEARCH,
+            shapes=chosen_table("board"),
+            ticks_budget=2000,
+        )
+        for p in positions
+    ]
+    full = [i for i in range(2) if searched[2][i].ticks == helped[i].ticks == 2000]
+    mean = sum(helped[i].nodes for i in full) / len(full)
+    assert lines[3].startswith(f"nodes a tick in play, pv_plies 2, helpers: {mean / 2000:.2f} ")
 
 
 def test_search_bench_parallel_takes_the_research_flags(capsys):
