@@ -546,11 +546,14 @@ def test_search_bench_prints_what_the_board_searches_in_its_think_time(capsys):
         for name in ("nodes a tick", "nodes a second", "depth")
     ]
     positions = midgame_positions(2, 64, GAMES_FILE)
-    searched = {
-        plies: [
+
+    def board_player(plies: int, helpers: bool = False) -> list:
+        """The board file's player on the positions at 2,000 ticks a move."""
+        return [
             fast_parallel_search(
                 *(p, 64, 64, 2**62, 8, BOARD_ENGINES),
                 pv_plies=plies,
+                helpers=helpers,
                 shared_table=True,
                 move_table=16384,
                 table_scores=True,
@@ -560,8 +563,8 @@ def test_search_bench_prints_what_the_board_searches_in_its_think_time(capsys):
             )
             for p in positions
         ]
-        for plies in (1, 2)
-    }
+
+    searched = {plies: board_player(plies) for plies in (1, 2)}
     full = [i for i in range(2) if all(r[i].ticks == 2000 for r in searched.values())]
     assert full  # (a position that ends sooner is left out)
     mean = sum(searched[1][i].nodes for i in full) / len(full)
@@ -573,20 +576,7 @@ def test_search_bench_prints_what_the_board_searches_in_its_think_time(capsys):
         "nodes a tick in play, pv_plies 2",
         "nodes a tick in play, pv_plies 2, helpers",
     ]
-    helped = [
-        fast_parallel_search(
-            *(p, 64, 64, 2**62, 8, BOARD_ENGINES),
-            pv_plies=2,
-            helpers=True,
-            shared_table=True,
-            move_table=16384,
-            table_scores=True,
-            research=BOARD_RESEARCH,
-            shapes=chosen_table("board"),
-            ticks_budget=2000,
-        )
-        for p in positions
-    ]
+    helped = board_player(2, helpers=True)
     full = [i for i in range(2) if searched[2][i].ticks == helped[i].ticks == 2000]
     mean = sum(helped[i].nodes for i in full) / len(full)
     assert lines[3].startswith(f"nodes a tick in play, pv_plies 2, helpers: {mean / 2000:.2f} ")
